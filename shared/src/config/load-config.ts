@@ -1,0 +1,64 @@
+import Joi from 'joi';
+
+/** Validates the environment against a service's schema at start; the only place that reads process.env. */
+export function loadConfig<T>(schema: Joi.ObjectSchema<T>, env: NodeJS.ProcessEnv = process.env): T {
+  const { value, error } = schema.validate(env, {
+    abortEarly: false,
+    allowUnknown: true,
+    stripUnknown: true,
+    convert: true,
+  });
+  if (error) {
+    const problems = error.details.map((d) => `${d.path.join('.')}: ${d.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return value;
+}
+
+const DEV_SECRET = 'dev-only-internal-secret-change-me-in-production';
+
+/** Keys every service reads; a service schema extends this with its own. */
+export const commonConfigKeys = {
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development').description('Runtime mode'),
+  LOG_LEVEL: Joi.string()
+    .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
+    .default('info')
+    .description('pino log level'),
+  DATABASE_URL: Joi.string()
+    .uri({ scheme: ['postgres', 'postgresql'] })
+    .default('postgresql://postgres@127.0.0.1:5432/finance')
+    .description('PostgreSQL database; created when missing'),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ['redis', 'rediss'] })
+    .default('redis://127.0.0.1:6379')
+    .description('Redis for BullMQ queues and rate limits'),
+  INTERNAL_SECRET: Joi.string()
+    .min(32)
+    .when('NODE_ENV', { is: 'production', then: Joi.required(), otherwise: Joi.optional().default(DEV_SECRET) })
+    .description('HMAC secret signing the context the gateway passes to services'),
+  ROLE: Joi.string().valid('api', 'worker', 'all').default('all').description('Serve HTTP, run workers, or both'),
+  MIGRATE_ON_START: Joi.boolean().default(true).description('Apply this service schema migrations at start'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Joi.string().uri().optional().description('OTLP endpoint; tracing is off when unset'),
+  QUEUE_PREFIX: Joi.string()
+    .pattern(/^[\w-]{1,32}$/)
+    .default('finance')
+    .description('Redis key prefix of every BullMQ queue (isolates environments sharing one Redis)'),
+  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).default(20000).description('Grace period for SIGTERM'),
+};
+
+export interface CommonConfig {
+  NODE_ENV: 'development' | 'test' | 'production';
+  LOG_LEVEL: string;
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  INTERNAL_SECRET: string;
+  ROLE: 'api' | 'worker' | 'all';
+  MIGRATE_ON_START: boolean;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  QUEUE_PREFIX: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+/** The shared keys alone: for tools that touch every schema (migrations) and need no service secret. */
+export const loadCommonConfig = (env: NodeJS.ProcessEnv = process.env): CommonConfig =>
+  loadConfig(Joi.object<CommonConfig>(commonConfigKeys), env);

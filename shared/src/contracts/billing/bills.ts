@@ -1,0 +1,219 @@
+import Joi from 'joi';
+import { parseCalendarDate } from '../../calendar.ts';
+import {
+  anyUuid,
+  calendarDate,
+  cents,
+  errorSchema,
+  idParams,
+  nullableTimestamp,
+  ownership,
+  timestamp,
+} from '../common.ts';
+import { defineRoute } from '../route.ts';
+
+export const BILL_STATUSES = ['FUTURE', 'OPEN', 'CLOSED', 'OVERDUE', 'PAID'] as const;
+export type BillStatus = (typeof BILL_STATUSES)[number];
+export const EDITION_TYPES = ['THIS', 'THIS_AND_NEXT', 'ALL'] as const;
+export type EditionType = (typeof EDITION_TYPES)[number];
+
+export const billSchema = Joi.object({
+  id: anyUuid().required(),
+  credit_card_id: anyUuid().required(),
+  closing_date: timestamp().required(),
+  expiring_date: timestamp().required().description('Due date'),
+  value: cents().required().description('Purchases − credits, previous balance included, payments excluded'),
+  paid: cents().required().description('Bill payments made to it'),
+  balance: cents().required().description('`value` − `paid`'),
+  costs: cents().required().description('Fees, interest and IOF in the bill'),
+  status: Joi.string()
+    .valid(...BILL_STATUSES)
+    .required(),
+  isPending: Joi.boolean().required().description('Closed with balance > 0'),
+  ...ownership,
+}).label('Bill');
+
+/** `YYYY-MM-DD` that names a real day (2026-02-30 is 400, not a server error). */
+const realDate = () =>
+  calendarDate()
+    .custom((value: string, helpers) => (parseCalendarDate(value) === value ? value : helpers.error('any.invalid')))
+    .messages({ 'any.invalid': '{{#label}} não é uma data válida' });
+
+/** Card dates billing can place: a bill needs its neighbour months inside the calendar's years 1–9999. */
+export const BILLABLE_DATES = { from: '0002-01-01', to: '9998-12-31' } as const;
+export const NOT_BILLABLE = `deve estar entre ${BILLABLE_DATES.from} e ${BILLABLE_DATES.to}`;
+export const isBillable = (date: string) => date >= BILLABLE_DATES.from && date <= BILLABLE_DATES.to;
+
+/** A real day that names a bill's month. */
+const billableDate = () =>
+  realDate()
+    .custom((value: string, helpers) => (isBillable(value) ? value : helpers.error('date.billable')))
+    .messages({ 'date.billable': `{{#label}} ${NOT_BILLABLE}` });
+
+const objectOrNull = (label: string) => Joi.object().unknown(true).allow(null).label(label);
+const reconcileSummary = Joi.object({
+  amount: cents(),
+  date: timestamp(),
+  id: anyUuid(),
+  is_expense: Joi.boolean(),
+  paid: Joi.boolean(),
+  title: Joi.string(),
+  total: cents(),
+  account_id: anyUuid().allow(null),
+  credit_card_id: anyUuid().allow(null),
+  currency: Joi.string(),
+  merchant_name: Joi.string().allow(null),
+  reconciled_at: nullableTimestamp(),
+  reconciled_by_user_id: anyUuid().allow(null),
+}).label('ReconcileSummary');
+
+/** Every Transaction field plus the bill extras (PRODUCT.md §8). */
+export const expandedTransactionSchema = Joi.object({
+  id: anyUuid().required(),
+  amount: cents().required(),
+  date: timestamp().required(),
+  title: Joi.string().required(),
+  is_expense: Joi.boolean().required(),
+  credit_card_id: anyUuid().allow(null).required(),
+  bill_id: anyUuid().allow(null).required(),
+  billed_at: nullableTimestamp().required(),
+  account: objectOrNull('Account'),
+  category: objectOrNull('Category'),
+  subcategory: objectOrNull('Subcategory'),
+  credit_card: objectOrNull('CreditCard'),
+  tags: Joi.array().items(Joi.object().unknown(true).label('Tag')).required(),
+  total: cents().required().description('Purchase total for installments, else the amount'),
+  projected_date: timestamp().required().description('Date it is billed'),
+  projected_installment: Joi.number().integer().allow(null).required(),
+  reconciled_with: reconcileSummary.allow(null).required(),
+  reconciles: Joi.array().items(reconcileSummary).required(),
+})
+  .unknown(true)
+  .label('ExpandedTransaction');
+
+const cardParams = Joi.object({ cardId: anyUuid().required() });
+const monthQuery = {
+  date: billableDate().description(
+    `Reference month: any day of it; default the current month (UTC); from ${BILLABLE_DATES.from} to ${BILLABLE_DATES.to}`,
+  ),
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** One value, a repeated parameter or a comma-separated list of uuids. */
+const uuidList = () =>
+  Joi.any()
+    .custom((value, helpers) => {
+      const items = (Array.isArray(value) ? value : [value])
+        .flatMap((item) => String(item).split(','))
+        .map((item) => item.trim())
+        .filter(Boolean);
+      if (items.length > 500 || items.some((item) => !UUID.test(item))) return helpers.error('any.invalid');
+      return items;
+    })
+    .messages({ 'any.invalid': '{{#label}} deve ser uma lista de uuids (até 500)' });
+
+const notFound = { description: 'Unknown card/bill or another context', schema: errorSchema };
+
+export const billRoutes = [
+  defineRoute({
+    operationId: 'showBillByCard',
+    method: 'get',
+    path: '/v2/bills/show-by-card/:cardId',
+    service: 'billing',
+    tag: 'Bills',
+    summary: 'Bill of a card for a month, with its transactions',
+    description:
+      'The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0).',
+    params: cardParams,
+    query: Joi.object(monthQuery),
+    responses: {
+      200: {
+        description: 'The bill and its transactions',
+        schema: Joi.object({ bill: billSchema, transactions: Joi.array().items(expandedTransactionSchema) }).label(
+          'BillWithTransactions',
+        ),
+      },
+      404: notFound,
+    },
+  }),
+  defineRoute({
+    operationId: 'listBillTransactions',
+    method: 'get',
+    path: '/v2/bills/show-by-card/:cardId/transactions',
+    service: 'billing',
+    tag: 'Bills',
+    summary: 'Transactions of a card bill, filtered',
+    description:
+      '`start_date`/`end_date` (inclusive) narrow the bill by transaction date; `is_expense=true` keeps purchases, `false` credits; `category_ids` (repeated, comma-separated or `category_ids[]`); `amount` in reais (decimal, e.g. `12.5`) matches the amount exactly.',
+    params: cardParams,
+    query: Joi.object({
+      ...monthQuery,
+      start_date: realDate(),
+      end_date: realDate(),
+      is_expense: Joi.boolean(),
+      category_ids: uuidList(),
+      'category_ids[]': uuidList(),
+      amount: Joi.number().min(0).precision(2).description('Reais'),
+    }),
+    responses: {
+      200: {
+        description: 'Transactions',
+        schema: Joi.object({ transactions: Joi.array().items(expandedTransactionSchema) }).label('BillTransactions'),
+      },
+      404: notFound,
+    },
+  }),
+  defineRoute({
+    operationId: 'changeBillClosingDate',
+    method: 'patch',
+    path: '/v2/bills/closing-date/by-card/:cardId',
+    service: 'billing',
+    tag: 'Bills',
+    summary: "Change a card's closing (and due) day",
+    description:
+      "The reference bill is `bill_id`'s, else `edition_date`'s month, else the current month. THIS changes only it; THIS_AND_NEXT it, every later bill and the card's days; ALL every bill and the card's days. Transactions move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. `expiring_day` is ignored for open-banking cards.",
+    params: cardParams,
+    body: Joi.object({
+      closing_day: Joi.number().integer().min(1).max(31).strict().required(),
+      edition_date: billableDate(),
+      bill_id: anyUuid(),
+      edition_type: Joi.string()
+        .valid(...EDITION_TYPES)
+        .default('THIS'),
+      expiring_day: Joi.number().integer().min(1).max(31).strict(),
+    }).label('ChangeClosingDate'),
+    example: { closing_day: 5, edition_type: 'THIS_AND_NEXT', edition_date: '2026-03-01', expiring_day: 12 },
+    responses: {
+      200: {
+        description: 'Bills changed and the reference bill',
+        schema: Joi.object({ updated: Joi.number().integer(), bill: billSchema }).label('ClosingDateChanged'),
+      },
+      404: notFound,
+    },
+  }),
+  defineRoute({
+    operationId: 'payBill',
+    method: 'post',
+    path: '/v2/bills/:id/pay',
+    service: 'billing',
+    tag: 'Bills',
+    summary: 'Pay a bill from an account',
+    description:
+      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed); `date` defaults to today.",
+    params: idParams,
+    body: Joi.object({
+      account_id: anyUuid().required(),
+      amount: cents().min(1).max(1e13),
+      date: realDate(),
+    }).label('PayBill'),
+    example: { account_id: '0190a0b0-0000-7000-8000-000000000001', amount: 125000, date: '2026-03-17' },
+    responses: {
+      200: {
+        description: 'The bill after payment and the payment transaction',
+        schema: Joi.object({ bill: billSchema, payment: Joi.object().unknown(true).label('Transaction') }).label(
+          'BillPaid',
+        ),
+      },
+      404: notFound,
+    },
+  }),
+];

@@ -1,0 +1,131 @@
+import Joi from 'joi';
+import { anyUuid, cents, errorSchema, idParams, listQuery, ownership, page } from '../common.ts';
+import { defineRoute } from '../route.ts';
+
+/** Day of month 1–31, sent as a number or a numeric string (PRODUCT.md §8). */
+export const dayOfMonth = () =>
+  Joi.alternatives()
+    .try(
+      Joi.number().integer().strict(),
+      Joi.string()
+        .trim()
+        .pattern(/^\d{1,2}$/, 'day'),
+    )
+    .custom((value) => {
+      const day = Number(value);
+      if (!Number.isInteger(day) || day < 1 || day > 31) throw new Error('day');
+      return day;
+    })
+    .messages({
+      'alternatives.match': '{{#label}} deve ser um dia do mês entre 1 e 31',
+      'any.custom': '{{#label}} deve ser um dia do mês entre 1 e 31',
+    });
+
+export const creditCardSchema = Joi.object({
+  id: anyUuid().required(),
+  name: Joi.string().required(),
+  logo: Joi.string().allow(null).required(),
+  account_id: anyUuid().required().description('Linked account (pays the bills)'),
+  closing_date: Joi.string().required().description('Closing day of month, as a string'),
+  expiring_date: Joi.string().required().description('Due day of month, as a string'),
+  limit: cents().required(),
+  available_limit: cents()
+    .required()
+    .description('`limit` − what is owed on every unpaid bill, future installments included'),
+  is_unlimited: Joi.boolean().required(),
+  needs_closing_date_review: Joi.boolean().required(),
+  ...ownership,
+}).label('CreditCard');
+
+const cardFields = {
+  name: Joi.string().trim().min(1).max(100),
+  logo: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(2048)
+    .allow(null),
+  account_id: anyUuid(),
+  closing_date: dayOfMonth(),
+  expiring_date: dayOfMonth(),
+  limit: cents().min(0).max(1e13),
+  is_unlimited: Joi.boolean().strict(),
+};
+
+const createCardBody = Joi.object({
+  ...cardFields,
+  name: cardFields.name.required(),
+  account_id: cardFields.account_id.required(),
+  closing_date: cardFields.closing_date.required(),
+  expiring_date: cardFields.expiring_date.required(),
+}).label('CreateCreditCard');
+
+const updateCardBody = Joi.object(cardFields).min(1).label('UpdateCreditCard');
+
+const notFound = { description: 'Unknown card or another context', schema: errorSchema };
+
+export const creditCardRoutes = [
+  defineRoute({
+    operationId: 'createCreditCard',
+    method: 'post',
+    path: '/v1/credit-cards',
+    service: 'billing',
+    tag: 'Credit cards',
+    summary: 'Create a credit card',
+    description:
+      '`account_id` must be an account of the context (404 otherwise). `closing_date` and `expiring_date` are days of month 1–31 sent as a number or a numeric string and returned as strings. A purchase on the closing day goes to the next bill.',
+    body: createCardBody,
+    example: {
+      name: 'Nubank',
+      account_id: '0190a0b0-0000-7000-8000-000000000001',
+      closing_date: 10,
+      expiring_date: '17',
+      limit: 500000,
+    },
+    responses: { 201: { description: 'The card', schema: creditCardSchema }, 404: notFound },
+  }),
+  defineRoute({
+    operationId: 'listCreditCards',
+    method: 'get',
+    path: '/v1/credit-cards',
+    service: 'billing',
+    tag: 'Credit cards',
+    summary: 'List the credit cards of the context',
+    description: 'Ordered by creation.',
+    query: Joi.object(listQuery),
+    responses: { 200: { description: 'A page of cards', schema: page(creditCardSchema, 'CreditCardPage') } },
+  }),
+  defineRoute({
+    operationId: 'getCreditCard',
+    method: 'get',
+    path: '/v1/credit-cards/:id',
+    service: 'billing',
+    tag: 'Credit cards',
+    summary: 'Get one credit card',
+    params: idParams,
+    responses: { 200: { description: 'The card', schema: creditCardSchema }, 404: notFound },
+  }),
+  defineRoute({
+    operationId: 'updateCreditCard',
+    method: 'put',
+    path: '/v1/credit-cards/:id',
+    service: 'billing',
+    tag: 'Credit cards',
+    summary: 'Update a credit card',
+    description:
+      'Only the fields sent change. New `closing_date`/`expiring_date` act like `PATCH /v2/bills/closing-date/by-card/{cardId}` with `THIS_AND_NEXT` from the current month: bills from the current one on get the new dates and their transactions move to the bill their date now falls in.',
+    params: idParams,
+    body: updateCardBody,
+    example: { limit: 800000 },
+    responses: { 200: { description: 'The card', schema: creditCardSchema }, 404: notFound },
+  }),
+  defineRoute({
+    operationId: 'deleteCreditCard',
+    method: 'delete',
+    path: '/v1/credit-cards/:id',
+    service: 'billing',
+    tag: 'Credit cards',
+    summary: 'Delete a credit card',
+    description: 'Logical deletion: the card and its bills vanish from every read. Returns the card as it was.',
+    params: idParams,
+    responses: { 200: { description: 'The deleted card', schema: creditCardSchema }, 404: notFound },
+  }),
+];

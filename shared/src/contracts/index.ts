@@ -1,0 +1,29 @@
+import { billRoutes } from './billing/bills.ts';
+import { creditCardRoutes } from './billing/credit-cards.ts';
+import { insightsRoutes } from './insights/index.ts';
+import { accountRoutes } from './ledger/accounts.ts';
+import { businessRoutes } from './ledger/business.ts';
+import { categoryRoutes } from './ledger/categories.ts';
+import { categorizationRuleRoutes } from './ledger/categorization-rules.ts';
+import { jobRoutes } from './ledger/jobs.ts';
+import { openBankingRoutes } from './ledger/open-banking.ts';
+import { personalConfigRoutes } from './ledger/personal-config.ts';
+import { tagRoutes } from './ledger/tags.ts';
+import { transactionRoutes } from './ledger/transactions.ts';
+import type { RouteContract } from './route.ts';
+
+/** The public route table: the gateway routes and documents exactly these. */
+export const publicRoutes: RouteContract[] = [
+  ...accountRoutes,
+  ...creditCardRoutes,
+  ...billRoutes,
+  ...transactionRoutes,
+  ...categoryRoutes,
+  ...categorizationRuleRoutes,
+  ...tagRoutes,
+  ...personalConfigRoutes,
+  ...businessRoutes,
+  ...insightsRoutes,
+  ...jobRoutes,
+  ...openBankingRoutes,
+];

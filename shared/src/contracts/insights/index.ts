@@ -1,0 +1,15 @@
+import type { RouteContract } from '../route.ts';
+import { goalRoutes } from './goals.ts';
+import { investmentRoutes } from './investments.ts';
+import { notificationRoutes } from './notifications.ts';
+import { reportRoutes } from './reports.ts';
+import { spendingLimitRoutes } from './spending-limits.ts';
+
+/** Every public route insights serves. */
+export const insightsRoutes: RouteContract[] = [
+  ...spendingLimitRoutes,
+  ...goalRoutes,
+  ...notificationRoutes,
+  ...reportRoutes,
+  ...investmentRoutes,
+];

@@ -1,0 +1,49 @@
+import Joi from 'joi';
+import { anyUuid, errorSchema, idParams, listQuery, nullableTimestamp, page, timestamp } from '../common.ts';
+import { defineRoute } from '../route.ts';
+
+export const notificationSchema = Joi.object({
+  id: anyUuid().required(),
+  kind: Joi.string().valid('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER').required(),
+  title: Joi.string().required(),
+  message: Joi.string().required(),
+  data: Joi.object().required().description('ids involved: spending_limit_id and window dates, or goal_id'),
+  read_at: nullableTimestamp().required(),
+  createdAt: timestamp().required(),
+}).label('Notification');
+
+const TAG = 'Notifications';
+
+export const notificationRoutes = [
+  defineRoute({
+    operationId: 'listNotifications',
+    method: 'get',
+    path: '/v1/notifications',
+    service: 'insights',
+    tag: TAG,
+    summary: 'List the notifications of the context, newest first',
+    description:
+      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
+    query: Joi.object({ ...listQuery, unread: Joi.boolean() }),
+    responses: {
+      200: { description: 'A page of notifications', schema: page(notificationSchema, 'NotificationPage') },
+    },
+  }),
+  defineRoute({
+    operationId: 'updateNotification',
+    method: 'patch',
+    path: '/v1/notifications/:id',
+    service: 'insights',
+    tag: TAG,
+    summary: 'Mark a notification read or unread',
+    description: '`read: true` sets `read_at` (kept when already read); `false` clears it.',
+    params: idParams,
+    body: Joi.object({ read: Joi.boolean().strict().required() }).label('UpdateNotification'),
+    example: { read: true },
+    responses: {
+      200: { description: 'The notification', schema: notificationSchema },
+      400: { description: 'Validation error', schema: errorSchema },
+      404: { description: 'Unknown notification or another context', schema: errorSchema },
+    },
+  }),
+];

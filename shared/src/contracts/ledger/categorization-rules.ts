@@ -1,0 +1,163 @@
+import Joi from 'joi';
+import { anyUuid, errorSchema, idParams, listQuery, ownership, page, uuid } from '../common.ts';
+import { defineRoute } from '../route.ts';
+
+export const MATCH_FIELDS = ['merchant_name', 'merchant_cnpj'] as const;
+export type MatchField = (typeof MATCH_FIELDS)[number];
+export const SOURCE_KINDS = ['ACCOUNT', 'CREDIT_CARD'] as const;
+
+const criterionSchema = Joi.object({
+  field: Joi.string()
+    .valid(...MATCH_FIELDS)
+    .required(),
+  normalized: Joi.string().required().description('Lower case without accents; a CNPJ keeps its digits only'),
+  value: Joi.string().required().description('The value as the source transaction carries it'),
+}).label('RuleCriterion');
+
+export const categorizationRuleSchema = Joi.object({
+  id: anyUuid().required(),
+  category_id: anyUuid().required(),
+  subcategory_id: anyUuid().allow(null).required(),
+  enabled: Joi.boolean().required(),
+  is_expense: Joi.boolean().required(),
+  match_fields: Joi.array()
+    .items(Joi.string().valid(...MATCH_FIELDS))
+    .required(),
+  source_id: anyUuid().required().description('Account or card of the source transaction'),
+  source_kind: Joi.string()
+    .valid(...SOURCE_KINDS)
+    .required(),
+  source_transaction_id: anyUuid().required(),
+  available_criteria: Joi.array().items(criterionSchema).required(),
+  fingerprint: Joi.string()
+    .pattern(/^sha256:[0-9a-f]{64}$/)
+    .required(),
+  ...ownership,
+}).label('CategorizationRule');
+
+const ruleResultSchema = Joi.object({
+  rule: categorizationRuleSchema.required(),
+  source_transaction_updated: Joi.boolean().required(),
+  updated_existing_count: Joi.number().integer().min(0).required(),
+  job_id: anyUuid()
+    .allow(null)
+    .required()
+    .description('Recategorization job of `apply_to_existing` (`GET /v1/jobs/{id}`); null when none ran'),
+}).label('CategorizationRuleResult');
+
+const matchFields = () =>
+  Joi.array()
+    .items(Joi.string().valid(...MATCH_FIELDS))
+    .min(1)
+    .unique();
+
+const createRuleBody = Joi.object({
+  source_transaction_id: uuid().required(),
+  category_id: uuid().required(),
+  subcategory_id: uuid().allow(null),
+  match_fields: matchFields(),
+  enabled: Joi.boolean().strict(),
+  apply_to_existing: Joi.boolean().strict(),
+}).label('CreateCategorizationRule');
+
+const updateRuleBody = Joi.object({
+  category_id: uuid(),
+  subcategory_id: uuid().allow(null),
+  enabled: Joi.boolean().strict(),
+  match_fields: matchFields(),
+  apply_to_existing: Joi.boolean().strict(),
+})
+  .min(1)
+  .label('UpdateCategorizationRule');
+
+const notFound = {
+  description: 'Unknown rule, transaction or category, or one of another context',
+  schema: errorSchema,
+};
+const badRequest = { description: 'Invalid body', schema: errorSchema };
+const conflictResponse = {
+  description: 'Another live rule of the context already has this fingerprint',
+  schema: errorSchema,
+};
+
+const MATCHING =
+  'A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (lower case, accents removed, blanks collapsed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated.';
+const APPLY =
+  '`apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.';
+
+export const categorizationRuleRoutes = [
+  defineRoute({
+    operationId: 'createCategorizationRule',
+    method: 'post',
+    path: '/v1/categorization-rules',
+    service: 'ledger',
+    tag: 'Categorization rules',
+    summary: 'Create a rule from a transaction with merchant data',
+    description: `The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). \`available_criteria\` lists its merchant_name and merchant_cnpj; \`match_fields\` defaults to all of them and may only name available ones. \`fingerprint\` is \`sha256:\` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). ${MATCHING} ${APPLY}`,
+    body: createRuleBody,
+    example: {
+      source_transaction_id: '0196f3a0-0000-7000-8000-000000000001',
+      category_id: 'c0000000-0000-4000-8000-000000000001',
+      subcategory_id: '5c000000-0000-4000-8000-000100000001',
+      apply_to_existing: true,
+    },
+    responses: {
+      201: { description: 'Rule created', schema: ruleResultSchema },
+      200: { description: 'A live rule with the same fingerprint was updated', schema: ruleResultSchema },
+      400: badRequest,
+      404: notFound,
+    },
+  }),
+  defineRoute({
+    operationId: 'listCategorizationRules',
+    method: 'get',
+    path: '/v1/categorization-rules',
+    service: 'ledger',
+    tag: 'Categorization rules',
+    summary: 'List the rules of the context',
+    description: 'Ordered by creation.',
+    query: Joi.object(listQuery),
+    responses: {
+      200: { description: 'A page of rules', schema: page(categorizationRuleSchema, 'CategorizationRulePage') },
+    },
+  }),
+  defineRoute({
+    operationId: 'getCategorizationRule',
+    method: 'get',
+    path: '/v1/categorization-rules/:id',
+    service: 'ledger',
+    tag: 'Categorization rules',
+    summary: 'Get one rule',
+    params: idParams,
+    responses: { 200: { description: 'The rule', schema: categorizationRuleSchema }, 404: notFound },
+  }),
+  defineRoute({
+    operationId: 'updateCategorizationRule',
+    method: 'patch',
+    path: '/v1/categorization-rules/:id',
+    service: 'ledger',
+    tag: 'Categorization rules',
+    summary: 'Update a rule, optionally applying it to existing transactions',
+    description: `Only the fields sent change; \`subcategory_id: null\` clears it. A new category without a subcategory clears a subcategory of another category. Changing \`match_fields\` changes the fingerprint (409 when another live rule has it). ${MATCHING} ${APPLY}`,
+    params: idParams,
+    body: updateRuleBody,
+    example: { category_id: 'c0000000-0000-4000-8000-000000000001', apply_to_existing: true },
+    responses: {
+      200: { description: 'The rule and what changed', schema: ruleResultSchema },
+      400: badRequest,
+      404: notFound,
+      409: conflictResponse,
+    },
+  }),
+  defineRoute({
+    operationId: 'deleteCategorizationRule',
+    method: 'delete',
+    path: '/v1/categorization-rules/:id',
+    service: 'ledger',
+    tag: 'Categorization rules',
+    summary: 'Delete a rule',
+    description: 'Logical: the rule no longer categorizes anything; transactions it categorized keep their category.',
+    params: idParams,
+    responses: { 200: { description: 'The rule as it was', schema: categorizationRuleSchema }, 404: notFound },
+  }),
+];

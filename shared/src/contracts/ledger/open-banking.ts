@@ -1,0 +1,176 @@
+import Joi from 'joi';
+import { anyUuid, bankDay, cents, errorSchema, listQuery, ownership, page, positiveCents } from '../common.ts';
+import { defineRoute } from '../route.ts';
+import { ACCOUNT_TYPES } from './accounts.ts';
+import { jobSchema } from './jobs.ts';
+
+export const CONNECTION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
+
+const externalId = () => Joi.string().trim().min(1).max(200);
+const text = (max: number) => Joi.string().trim().min(1).max(max);
+const optionalText = (max: number) => Joi.string().trim().max(max).allow(null, '');
+const day = () => Joi.number().integer().strict().min(1).max(31);
+
+const importedAccount = Joi.object({
+  external_id: externalId().required(),
+  name: text(100).required(),
+  type: Joi.string()
+    .valid(...ACCOUNT_TYPES)
+    .required(),
+  subtype: optionalText(100).required(),
+  balance: cents().min(-1e13).max(1e13).required().description('Balance reported by the bank, cents'),
+  logo: Joi.alternatives()
+    .try(
+      Joi.string().pattern(/^\d{3}$/, 'bank code'),
+      Joi.string()
+        .uri({ scheme: ['http', 'https'] })
+        .max(2048),
+    )
+    .allow(null),
+}).label('ImportedAccount');
+
+const importedCard = Joi.object({
+  external_id: externalId().required(),
+  name: text(100).required(),
+  account_external_id: externalId().required(),
+  closing_day: day().allow(null),
+  due_day: day().required(),
+  limit: cents().min(0).max(1e13).required(),
+}).label('ImportedCreditCard');
+
+const importedTransaction = Joi.object({
+  external_id: externalId().required(),
+  account_external_id: externalId(),
+  credit_card_external_id: externalId(),
+  amount: positiveCents().required(),
+  date: bankDay(true).required().description('A real day, 1900–2999; ISO 8601 keeps the day as written'),
+  is_expense: Joi.boolean().strict().required(),
+  title: text(255).required(),
+  description: optionalText(1000),
+  merchant_name: optionalText(255),
+  merchant_cnpj: optionalText(32),
+  merchant_cnae: optionalText(32),
+  operation_type: optionalText(64),
+  logo_url: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .max(2048)
+    .allow(null),
+})
+  .xor('account_external_id', 'credit_card_external_id')
+  .label('ImportedTransaction');
+
+const importedInvestment = Joi.object({
+  investment_id: externalId().required(),
+  name: text(255).required(),
+  bank_name: text(255).required(),
+  type: text(64).required(),
+  subtype: text(64).required(),
+  snapshots: Joi.array()
+    .items(Joi.object({ date: bankDay().required(), balance_cents: cents().min(-1e13).max(1e13).required() }))
+    .unique('date')
+    .max(3660)
+    .required(),
+}).label('ImportedInvestment');
+
+/** The payload of PRODUCT.md §9, keyed by the bank's ids; each list is unique by its key. */
+export const importBody = Joi.object({
+  connection: Joi.object({ id: externalId().required(), institution: text(200).required() }).required(),
+  accounts: Joi.array().items(importedAccount).unique('external_id').max(1000).default([]),
+  credit_cards: Joi.array().items(importedCard).unique('external_id').max(1000).default([]),
+  transactions: Joi.array().items(importedTransaction).unique('external_id').max(50_000).default([]),
+  investments: Joi.array().items(importedInvestment).unique('investment_id').max(1000).default([]),
+}).label('OpenBankingImport');
+
+export const connectionSchema = Joi.object({
+  id: anyUuid().required(),
+  external_id: Joi.string().required().description("The bank's connection id, as sent in `connection.id`"),
+  institution: Joi.string().required(),
+  status: Joi.string()
+    .valid(...CONNECTION_STATUSES)
+    .required(),
+  revoked_at: Joi.string().isoDate().allow(null).required(),
+  ...ownership,
+}).label('Connection');
+
+const jobAnswer = Joi.object({ job: jobSchema.required() }).label('ImportAccepted');
+
+export const openBankingRoutes = [
+  defineRoute({
+    operationId: 'importOpenBanking',
+    method: 'post',
+    path: '/v1/open-banking/imports',
+    service: 'ledger',
+    tag: 'Open banking',
+    summary: 'Import accounts, cards, transactions and investments of a bank connection',
+    description: [
+      "Body up to 10 MiB. Keyed by the bank's ids (`connection.id` and each `external_id` / `investment_id`, scoped to the context): importing again updates and never duplicates; rows that did not change are left untouched.",
+      'Runs on the import worker. The answer is **200** `{job}` with the finished job when it finishes within 5 s (`state` `completed` with the counts in `result`, or `failed` with the reason in `error`), else **202** `{job}` to poll with `GET /v1/jobs/{id}`.',
+      'Accounts: `type` one of the account types, `balance` is what the account then shows; a `logo` bank code resolves like on accounts, none gives the generic bank logo; the first account of a context becomes its default. Cards: billing owns them; without `closing_day` a card gets `needs_closing_date_review: true` and a provisional closing day 7 days before its due day (a later import with `closing_day` sets it and clears the flag); `due_day` and `limit` always follow the bank.',
+      'Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; paid (`paid_at` = the date); card transactions go to the bill of their date; enabled categorization rules categorize the new ones; a re-import never changes a category. Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).',
+      'Investments go to insights with their daily snapshots; the job completes only once they are stored there.',
+      'A payload that names unknown accounts or cards fails the job with the reason and writes nothing. A connection whose consent was revoked is 409.',
+    ].join('\n\n'),
+    bodyLimit: '10mb',
+    body: importBody,
+    example: {
+      connection: { id: 'conn-123', institution: 'Banco Exemplo' },
+      accounts: [
+        {
+          external_id: 'acc-1',
+          name: 'Conta corrente',
+          type: 'PERSONAL_BANK',
+          subtype: 'CHECKING_ACCOUNT',
+          balance: 250000,
+          logo: '341',
+        },
+      ],
+      credit_cards: [
+        { external_id: 'card-1', name: 'Cartão Gold', account_external_id: 'acc-1', due_day: 10, limit: 500000 },
+      ],
+      transactions: [
+        {
+          external_id: 'tx-1',
+          account_external_id: 'acc-1',
+          amount: 4590,
+          date: '2026-01-05',
+          is_expense: true,
+          title: 'Padaria',
+          merchant_name: 'Padaria São João',
+          merchant_cnpj: '12.345.678/0001-90',
+          merchant_cnae: '1091-1/02',
+          operation_type: 'PIX',
+        },
+      ],
+      investments: [
+        {
+          investment_id: 'inv-1',
+          name: 'Tesouro Selic 2029',
+          bank_name: 'Banco Exemplo',
+          type: 'FIXED_INCOME',
+          subtype: 'TREASURY',
+          snapshots: [{ date: '2026-01-05', balance_cents: 1000000 }],
+        },
+      ],
+    },
+    responses: {
+      200: { description: 'The job, finished within 5 s', schema: jobAnswer },
+      202: { description: 'The job, still running', schema: jobAnswer },
+      409: { description: "The connection's consent was revoked", schema: errorSchema },
+    },
+  }),
+  defineRoute({
+    operationId: 'listOpenBankingConnections',
+    method: 'get',
+    path: '/v1/open-banking/connections',
+    service: 'ledger',
+    tag: 'Open banking',
+    summary: 'List the bank connections of the context',
+    description:
+      'Ordered by creation. `status` is `REVOKED` once the consent was revoked (after the last account of the connection was deleted), else `ACTIVE`; filter with `?status=`.',
+    query: Joi.object({
+      ...listQuery,
+      status: Joi.string().valid(...CONNECTION_STATUSES),
+    }),
+    responses: { 200: { description: 'A page of connections', schema: page(connectionSchema, 'ConnectionPage') } },
+  }),
+];

@@ -1,0 +1,36 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+
+/** Time-ordered ids keep indexes compact and make id order follow creation order. */
+export const newId = (): string => uuidv7();
+
+export const BaseSchema = defineEntity({
+  name: 'BaseEntity',
+  abstract: true,
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
+    createdAt: p
+      .datetime()
+      .columnType('timestamptz(3)')
+      .onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .columnType('timestamptz(3)')
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+/** Every record of a context carries its creator and its context (PRODUCT.md §2). */
+export const OwnedSchema = defineEntity({
+  name: 'OwnedEntity',
+  abstract: true,
+  extends: BaseSchema,
+  properties: {
+    userId: p.uuid(),
+    profileId: p.uuid().nullable(),
+  },
+});

@@ -1,0 +1,38 @@
+import type { CallerContext } from '../context/signed-context.ts';
+import { badRequest } from '../errors/app-error.ts';
+import type { ContextRef } from '../queue/catalogue.ts';
+
+/** Filter selecting exactly the records of the caller's context (PRODUCT.md §2). */
+export const contextWhere = (ctx: CallerContext) =>
+  ctx.profileId ? { profileId: ctx.profileId } : { profileId: null, userId: ctx.userId };
+
+/** Same filter in SQL for a table alias; parameters in order. */
+export const contextSql = (ctx: CallerContext, alias = ''): { sql: string; params: string[] } => {
+  const a = alias ? `${alias}.` : '';
+  return ctx.profileId
+    ? { sql: `${a}profile_id = ?`, params: [ctx.profileId] }
+    : { sql: `${a}profile_id is null and ${a}user_id = ?`, params: [ctx.userId] };
+};
+
+/** One id per context, for locks and unique indexes (a company id and a user id never collide). */
+export const contextKey = (ctx: CallerContext): string => ctx.profileId ?? ctx.userId;
+
+export const ownerOf = (ctx: CallerContext) => ({ userId: ctx.userId, profileId: ctx.profileId });
+
+export const contextRef = (ctx: CallerContext): ContextRef => ({ user_id: ctx.userId, profile_id: ctx.profileId });
+
+/** Opaque pagination cursors: base64url of the sort key values of the last row. */
+export const encodeCursor = (values: string[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+export function decodeCursor(cursor: string | undefined, size: number): string[] | null {
+  if (!cursor) return null;
+  try {
+    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(values) && values.length === size && values.every((v) => typeof v === 'string')) return values;
+  } catch {
+    // falls through to the 400 below
+  }
+  throw badRequest('Cursor inválido', [{ field: 'cursor', message: 'cursor inválido' }]);
+}
+
+export const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);

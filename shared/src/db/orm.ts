@@ -1,0 +1,83 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { type EntitySchema, MikroORM, type Options } from '@mikro-orm/postgresql';
+import pg from 'pg';
+
+/** Migrations listed by name and class, applied in order. */
+export type MigrationList = NonNullable<NonNullable<Options['migrations']>['migrationsList']>;
+
+export interface OrmOptions {
+  schema: string;
+  clientUrl: string;
+  // biome-ignore lint/suspicious/noExplicitAny: entity schemas of any shape
+  entities: Array<EntitySchema<any> | (new (...args: never[]) => object)>;
+  migrations: MigrationList;
+  poolMax?: number;
+  /** Called with every SQL statement; tests count queries with it. */
+  onQuery?: (sql: string) => void;
+}
+
+/** Starts MikroORM on one service's schema; entities and migrations are listed explicitly, never discovered. */
+export async function initOrm(options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl: options.clientUrl,
+    schema: options.schema,
+    entities: options.entities,
+    extensions: [Migrator],
+    ensureDatabase: false,
+    forceUtcTimezone: true,
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    // unqualified SQL (migrations, raw queries) resolves to the service's own schema
+    driverOptions: {
+      options: `-c search_path=${options.schema},public`,
+      application_name: `finance-${options.schema}`,
+    },
+    migrations: {
+      migrationsList: options.migrations,
+      schema: options.schema,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    debug: options.onQuery ? ['query'] : false,
+    logger: options.onQuery ? (message: string) => options.onQuery?.(message) : undefined,
+  });
+}
+
+/** Creates the database named in the URL when it is missing (the server's `postgres` database must be reachable). */
+export async function ensureDatabase(clientUrl: string): Promise<void> {
+  const url = new URL(clientUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const admin = new URL(clientUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`create database "${name.replaceAll('"', '""')}"`).catch((err: { code?: string }) => {
+        // another process created it first
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database if needed and applies a schema's migrations under an advisory lock, so replicas starting together migrate once. */
+export async function migrateSchema(orm: MikroORM, clientUrl: string, schema: string): Promise<void> {
+  // a service started on its own (no start script, no migrations Job) still finds its database
+  await ensureDatabase(clientUrl);
+  const lock = new pg.Client({ connectionString: clientUrl });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await lock.query(`create schema if not exists "${schema}"`);
+    await orm.migrator.up();
+  } finally {
+    await lock.query('select pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => undefined);
+    await lock.end();
+  }
+}

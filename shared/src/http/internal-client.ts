@@ -1,0 +1,81 @@
+import { Agent, type Dispatcher, request } from 'undici';
+import { type CallerContext, CONTEXT_HEADER, signContext } from '../context/signed-context.ts';
+import { AppError } from '../errors/app-error.ts';
+import { injectTraceHeaders } from '../telemetry/tracing.ts';
+
+export interface InternalCallOptions {
+  context: CallerContext;
+  query?: Record<string, string | number | boolean | string[] | undefined>;
+  body?: unknown;
+  requestId?: string;
+}
+
+/** One keep-alive pool per process for every service-to-service call. */
+export const internalAgent = new Agent({
+  connections: 64,
+  keepAliveTimeout: 10_000,
+  headersTimeout: 15_000,
+  bodyTimeout: 30_000,
+  connectTimeout: 5_000,
+});
+
+export function buildQueryString(query: InternalCallOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Typed calls to another service's internal API, signing the caller's context; 4xx keep their status. */
+export class InternalClient {
+  readonly baseUrl: string;
+  readonly secret: string;
+  readonly dispatcher: Dispatcher;
+  calls = 0;
+
+  constructor(baseUrl: string, secret: string, dispatcher: Dispatcher = internalAgent) {
+    this.baseUrl = baseUrl.replace(/\/$/, '');
+    this.secret = secret;
+    this.dispatcher = dispatcher;
+  }
+
+  async call<T>(method: Dispatcher.HttpMethod, path: string, options: InternalCallOptions): Promise<T> {
+    this.calls += 1;
+    const headers = injectTraceHeaders({ [CONTEXT_HEADER]: signContext(options.context, this.secret) });
+    if (options.requestId) headers['x-request-id'] = options.requestId;
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(options.body);
+    }
+    const url = `${this.baseUrl}${path}${buildQueryString(options.query)}`;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, { method, headers, body: payload, dispatcher: this.dispatcher });
+    } catch {
+      throw new AppError(503, 'Serviço interno indisponível');
+    }
+    const text = await response.body.text();
+    const data = text ? JSON.parse(text) : undefined;
+    if (response.statusCode >= 400) {
+      if (response.statusCode < 500 && data?.message) {
+        throw new AppError(response.statusCode, data.message, { details: data.details });
+      }
+      throw new AppError(502, 'Falha em serviço interno');
+    }
+    return data as T;
+  }
+
+  get<T>(path: string, options: InternalCallOptions) {
+    return this.call<T>('GET', path, options);
+  }
+
+  post<T>(path: string, options: InternalCallOptions) {
+    return this.call<T>('POST', path, options);
+  }
+}

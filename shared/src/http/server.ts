@@ -1,0 +1,31 @@
+import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
+
+export function listen(app: Express, port: number): Promise<Server> {
+  // update-many takes up to 500 ids in the query string (~19 KB), above Node's 16 KB default
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, app);
+  // keep-alive longer than typical load balancers' idle timeout, so they close first
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve(server));
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish, then drops idle keep-alive sockets; forces after the timeout. */
+export function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    force.unref();
+    // keep-alive sockets become idle as their last response ends: drop them then, not at the timeout
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    sweep.unref();
+    server.close(() => {
+      clearTimeout(force);
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,54 @@
+import { Migration } from '@mikro-orm/migrations';
+import { defineEntity, type EntityManager, p } from '@mikro-orm/postgresql';
+
+/** Events a consumer has applied; the primary key makes redelivery a no-op. */
+export const ProcessedEventSchema = defineEntity({
+  name: 'ProcessedEvent',
+  tableName: 'processed_events',
+  properties: {
+    eventId: p.uuid().primary(),
+    consumer: p.string().primary(),
+    type: p.string(),
+    processedAt: p
+      .datetime()
+      .columnType('timestamptz(3)')
+      .onCreate(() => new Date()),
+  },
+});
+
+export class CreateInboxTable extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table processed_events (
+      event_id uuid not null,
+      consumer text not null,
+      type text not null,
+      processed_at timestamptz(3) not null default now(),
+      primary key (event_id, consumer)
+    )`);
+  }
+}
+
+/**
+ * Applies an event at most once per consumer: the inbox row and the effect commit together, and a
+ * concurrent duplicate waits on the row lock and then sees it done.
+ */
+export async function handleOnce(
+  em: EntityManager,
+  event: { event_id: string; type: string },
+  consumer: string,
+  apply: (tx: EntityManager) => Promise<void>,
+): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const inserted: unknown[] = await tx
+      .getConnection()
+      .execute(
+        'insert into processed_events (event_id, consumer, type) values (?, ?, ?) on conflict do nothing returning event_id',
+        [event.event_id, consumer, event.type],
+        'all',
+        tx.getTransactionContext(),
+      );
+    if (inserted.length === 0) return false;
+    await apply(tx);
+    return true;
+  });
+}

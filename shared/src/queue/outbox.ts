@@ -1,0 +1,241 @@
+import { Migration } from '@mikro-orm/migrations';
+import { defineEntity, type EntityManager, type MikroORM, p } from '@mikro-orm/postgresql';
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import { newId } from '../db/base-entity.ts';
+import { outboxLag, outboxPending } from '../telemetry/metrics.ts';
+import { activeTraceparent, jobTraceMetadata } from '../telemetry/tracing.ts';
+import {
+  type ContextRef,
+  DEFAULT_JOB_OPTIONS,
+  type DomainEvent,
+  EVENT_ROUTES,
+  type EventPayloads,
+  type EventType,
+  type QueueName,
+} from './catalogue.ts';
+
+/** Events waiting to be relayed; written in the same transaction as the change they describe. */
+export const OutboxEventSchema = defineEntity({
+  name: 'OutboxEvent',
+  tableName: 'outbox_events',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
+    type: p.string(),
+    payload: p.json<DomainEvent | Record<string, unknown>>(),
+    /** Set for a job sent to one queue (the type is then the job name); null for an event routed by type. */
+    queue: p.string().nullable(),
+    createdAt: p
+      .datetime()
+      .columnType('timestamptz(3)')
+      .onCreate(() => new Date()),
+    publishedAt: p.datetime().columnType('timestamptz(3)').nullable(),
+    attempts: p.integer().default(0),
+    lastError: p.text().nullable(),
+  },
+});
+
+/** The outbox table, created by each service's first migration in its own schema. */
+export class CreateOutboxTable extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table outbox_events (
+      id uuid primary key,
+      type text not null,
+      payload jsonb not null,
+      created_at timestamptz(3) not null default now(),
+      published_at timestamptz(3),
+      attempts int not null default 0,
+      last_error text
+    )`);
+    this.addSql('create index outbox_events_pending_idx on outbox_events (created_at, id) where published_at is null');
+  }
+}
+
+/** Lets outboxes created before jobs travelled through them carry a target queue. */
+export class AddOutboxJobQueue extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table outbox_events add column queue text');
+  }
+}
+
+/**
+ * Queues a job inside the caller's transaction: it leaves only if the command commits, and survives a
+ * Redis outage or a crash before the add. `jobId` becomes both the outbox id and the BullMQ job id.
+ */
+export function recordJob<T extends Record<string, unknown>>(
+  em: EntityManager,
+  queue: QueueName,
+  name: string,
+  data: T,
+  jobId: string,
+): void {
+  const traceparent = activeTraceparent();
+  const payload: Record<string, unknown> = traceparent ? { ...data, traceparent } : { ...data };
+  em.create(OutboxEventSchema, { id: jobId, type: name, queue, payload, createdAt: new Date(), attempts: 0 });
+}
+
+/** Adds an event to the outbox inside the caller's transaction (the EntityManager flushes it with the change). */
+export function recordEvent<T extends EventType>(
+  em: EntityManager,
+  type: T,
+  context: ContextRef,
+  data: EventPayloads[T],
+): void {
+  const id = newId();
+  const payload: DomainEvent<EventPayloads[T]> = {
+    event_id: id,
+    type,
+    occurred_at: new Date().toISOString(),
+    context,
+    data,
+  };
+  const traceparent = activeTraceparent();
+  if (traceparent) payload.traceparent = traceparent;
+  em.create(OutboxEventSchema, { id, type, payload, queue: null, createdAt: new Date(), attempts: 0 });
+}
+
+interface PendingRow {
+  id: string;
+  type: string;
+  queue: QueueName | null;
+  payload: { traceparent?: string };
+  created_at: Date;
+}
+
+/** A job's data is what its producer recorded; the trace travels in the job's telemetry metadata. */
+function withoutTrace(payload: PendingRow['payload']): Record<string, unknown> {
+  const { traceparent: _trace, ...data } = payload;
+  return data;
+}
+
+/** A job row goes to its queue; an event row to every queue that subscribes to its type. */
+const targetsOf = (row: PendingRow): QueueName[] =>
+  row.queue ? [row.queue] : (EVENT_ROUTES[row.type as EventType] ?? []);
+
+const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([
+    promise,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`queue add timed out after ${ms} ms`)), ms).unref(),
+    ),
+  ]);
+
+export interface OutboxRelayOptions {
+  orm: MikroORM;
+  service: string;
+  queues: (name: QueueName) => Queue;
+  logger: Logger;
+  intervalMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Moves outbox rows to BullMQ. The outbox id is the job id, so a row relayed twice (crash between add and
+ * mark) is still one job; rows stay pending while Redis is down and go out when it is back.
+ */
+export class OutboxRelay {
+  private readonly options: Required<OutboxRelayOptions>;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = true;
+  private failures = 0;
+
+  constructor(options: OutboxRelayOptions) {
+    this.options = { intervalMs: 200, batchSize: 200, ...options };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Runs soon instead of waiting for the next tick (called after a commit that wrote events). */
+  kick(): void {
+    if (!this.stopped && !this.running && this.failures === 0) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(delay: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.running = this.tick().finally(() => {
+        this.running = null;
+      });
+    }, delay);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    let relayed = 0;
+    try {
+      relayed = await this.relayOnce();
+      this.failures = 0;
+    } catch (err) {
+      this.failures += 1;
+      this.options.logger.warn({ err, failures: this.failures }, 'outbox relay failed; will retry');
+    }
+    const backoff = this.failures ? Math.min(200 * 2 ** this.failures, 5000) : this.options.intervalMs;
+    this.schedule(relayed >= this.options.batchSize ? 0 : backoff);
+  }
+
+  /** Relays one batch; returns how many events went out. */
+  async relayOnce(): Promise<number> {
+    const { orm, batchSize, queues, service } = this.options;
+    const em = orm.em.fork();
+    return em.transactional(async (tx) => {
+      const connection = tx.getConnection();
+      const rows: PendingRow[] = await connection.execute(
+        `select id, type, queue, payload, created_at from outbox_events
+         where published_at is null order by created_at, id limit ? for update skip locked`,
+        [batchSize],
+        'all',
+        tx.getTransactionContext(),
+      );
+      this.recordLag(rows);
+      if (rows.length === 0) return 0;
+      const byQueue = new Map<QueueName, PendingRow[]>();
+      for (const row of rows) {
+        for (const queue of targetsOf(row)) {
+          byQueue.set(queue, [...(byQueue.get(queue) ?? []), row]);
+        }
+      }
+      for (const [name, items] of byQueue) {
+        await withTimeout(
+          queues(name).addBulk(
+            items.map((row) => ({
+              name: row.type,
+              data: row.queue ? withoutTrace(row.payload) : row.payload,
+              opts: { ...DEFAULT_JOB_OPTIONS, jobId: row.id, telemetry: jobTraceMetadata(row.payload.traceparent) },
+            })),
+          ),
+          5000,
+        );
+      }
+      await connection.execute(
+        'update outbox_events set published_at = now(), attempts = attempts + 1 where id in (?)',
+        [rows.map((row) => row.id)],
+        'run',
+        tx.getTransactionContext(),
+      );
+      outboxPending.set({ service }, 0);
+      return rows.length;
+    });
+  }
+
+  private recordLag(rows: PendingRow[]): void {
+    const oldest = rows[0]?.created_at;
+    outboxLag.set({ service: this.options.service }, oldest ? (Date.now() - new Date(oldest).getTime()) / 1000 : 0);
+    if (rows.length) outboxPending.set({ service: this.options.service }, rows.length);
+  }
+}

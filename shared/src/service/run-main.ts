@@ -1,0 +1,27 @@
+import type { Logger } from '../logger.ts';
+
+/** Runs a service as a process: stops cleanly on SIGTERM/SIGINT, exits non-zero when start fails. */
+export async function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>, logger: Logger) {
+  let service: { stop(): Promise<void> };
+  try {
+    service = await start();
+  } catch (err) {
+    logger.fatal({ err }, `${name} failed to start`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, `${name} stopping`);
+    try {
+      await service.stop();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, `${name} did not stop cleanly`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -1,0 +1,161 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Processor, Worker } from 'bullmq';
+import { type Express, json } from 'express';
+import type { Redis } from 'ioredis';
+import type { CommonConfig } from '../config/load-config.ts';
+import { initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
+import { createApp } from '../http/create-app.ts';
+import { closeServer, listen } from '../http/server.ts';
+import { requireContext } from '../http/service-routes.ts';
+import { createLogger, type Logger } from '../logger.ts';
+import { EVENT_ROUTES, type QueueName } from '../queue/catalogue.ts';
+import { OutboxRelay } from '../queue/outbox.ts';
+import { QueueRegistry, startWorker, type WorkerOptions } from '../queue/queues.ts';
+import { createRedis, whenConnected } from '../queue/redis.ts';
+
+export interface ServiceConfig extends CommonConfig {
+  PORT: number;
+}
+
+/** What a service's routes and workers get: its ORM, queues and logger. */
+export interface ServiceRuntime {
+  name: string;
+  config: ServiceConfig;
+  orm: MikroORM;
+  logger: Logger;
+  queues: QueueRegistry;
+  /** Connection for workers (blocking commands, retries forever). */
+  workerRedis: () => Redis;
+  /** Present when the service writes domain events. */
+  outbox: OutboxRelay | null;
+  /** Starts a worker on its own connection with this environment's queue prefix. */
+  startWorker: <T>(
+    name: QueueName,
+    processor: Processor<T>,
+    concurrency?: number,
+    lock?: Pick<WorkerOptions, 'lockDuration' | 'stalledInterval'>,
+  ) => Worker<T>;
+}
+
+export interface ServiceDefinition {
+  name: string;
+  schema: string;
+  entities: OrmOptions['entities'];
+  migrations: MigrationList;
+  hasOutbox?: boolean;
+  mountRoutes: (app: Express, runtime: ServiceRuntime) => void;
+  startWorkers?: (runtime: ServiceRuntime) => Promise<Array<Worker | { close(): Promise<void> }>>;
+}
+
+export interface RunningService {
+  name: string;
+  url: string;
+  orm: MikroORM;
+  runtime: ServiceRuntime;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one service in the role its config asks for: migrations, HTTP (refusing unsigned contexts),
+ * the outbox relay and its workers; `stop()` drains them in order for a clean SIGTERM.
+ */
+export async function startService(
+  definition: ServiceDefinition,
+  config: ServiceConfig,
+  options: { logger?: Logger; onQuery?: (sql: string) => void } = {},
+): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
+  const orm = await initOrm({
+    schema: definition.schema,
+    clientUrl: config.DATABASE_URL,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    onQuery: options.onQuery,
+  });
+  if (config.MIGRATE_ON_START) await migrateSchema(orm, config.DATABASE_URL, definition.schema);
+
+  const producerRedis = createRedis(config.REDIS_URL, 'producer');
+  producerRedis.on('error', (err) => logger.debug({ err: err.message }, 'redis producer connection error'));
+  // a service whose start returns is ready when Redis is up; when it is not, the outbox keeps the events
+  await whenConnected(producerRedis, 5000).catch((err) => logger.warn({ err: err.message }, 'starting without redis'));
+  const workerConnections: Redis[] = [];
+  const runtime: ServiceRuntime = {
+    name: definition.name,
+    config,
+    orm,
+    logger,
+    queues: new QueueRegistry(producerRedis, config.QUEUE_PREFIX),
+    workerRedis: () => {
+      const connection = createRedis(config.REDIS_URL, 'worker');
+      connection.on('error', (err) => logger.debug({ err: err.message }, 'redis worker connection error'));
+      workerConnections.push(connection);
+      return connection;
+    },
+    outbox: null,
+    startWorker: (name, processor, concurrency, lock) => {
+      runtime.queues.get(name); // a consumed queue shows in this service's queue_depth
+      return startWorker(name, processor, {
+        connection: runtime.workerRedis(),
+        logger,
+        prefix: config.QUEUE_PREFIX,
+        concurrency,
+        ...lock,
+      });
+    },
+  };
+
+  const runsWorkers = config.ROLE !== 'api';
+  if (definition.hasOutbox) {
+    runtime.outbox = new OutboxRelay({ orm, service: definition.name, queues: runtime.queues.get, logger });
+    if (runsWorkers) runtime.outbox.start();
+    // the queues its relay may produce to show in queue_depth before the first event
+    for (const name of new Set(Object.values(EVENT_ROUTES).flat())) runtime.queues.get(name);
+  }
+  const workers = runsWorkers && definition.startWorkers ? await definition.startWorkers(runtime) : [];
+  runtime.queues.startDepthMetrics();
+
+  const app = createApp({
+    service: definition.name,
+    logger,
+    ready: async () => {
+      await orm.em.getConnection().execute('select 1');
+      await whenConnected(producerRedis, 2000);
+      if ((await producerRedis.ping()) !== 'PONG') throw new Error('redis not ready');
+    },
+    mount: (express) => {
+      if (config.ROLE === 'worker') return;
+      express.use(requireContext(config.INTERNAL_SECRET));
+      // the gateway already enforced the public size limits; this bounds internal calls
+      express.use(json({ limit: '12mb' }));
+      definition.mountRoutes(express, runtime);
+    },
+  });
+  const server = await listen(app, config.PORT);
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, role: config.ROLE }, `${definition.name} listening`);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    name: definition.name,
+    url: `http://127.0.0.1:${port}`,
+    orm,
+    runtime,
+    server,
+    stop() {
+      // a second SIGTERM (or a test's cleanup) waits for the same drain instead of closing twice
+      stopping ??= (async () => {
+        await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+        await Promise.all(workers.map((worker) => worker.close()));
+        await runtime.outbox?.stop();
+        await runtime.queues.close();
+        for (const connection of workerConnections) connection.disconnect();
+        producerRedis.disconnect();
+        await orm.close();
+      })();
+      return stopping;
+    },
+  };
+}
