@@ -1,0 +1,69 @@
+import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
+import { createApp } from '@finance/shared/http/create-app';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../../config.ts';
+import { IdempotencyStore } from '../../data-access/idempotency-store.ts';
+import { authenticate } from './authenticate.ts';
+import { authorize, requireJson } from './authorize.ts';
+import { docsRouter } from './docs.ts';
+import { idempotent } from './idempotency.ts';
+import { buildOpenApi } from './openapi.ts';
+import { proxyTo } from './proxy.ts';
+import { rateLimitPerKey } from './rate-limit.ts';
+import { requireAdmin } from './require-admin.ts';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  orm: MikroORM;
+  redis: Redis;
+  logger: Logger;
+  routes: RouteContract[];
+  /** Extra routers mounted before authentication (the queue dashboard). */
+  adminRouter?: express.Router;
+}
+
+const DEFAULT_BODY_LIMIT = '1mb';
+
+/** The public door: authenticate, rate-limit, authorize, parse JSON, then forward (once per idempotency key). */
+export function createGatewayApp(deps: GatewayDeps): Express {
+  const { config, orm, redis, routes } = deps;
+  const upstream: Record<Exclude<ServiceName, 'gateway'>, string> = {
+    ledger: config.LEDGER_URL,
+    billing: config.BILLING_URL,
+    insights: config.INSIGHTS_URL,
+  };
+  const openapi = buildOpenApi(routes, '0.1.0');
+  const idempotency = new IdempotencyStore(redis, config.QUEUE_PREFIX);
+  return createApp({
+    service: 'gateway',
+    logger: deps.logger,
+    // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
+    metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
+    ready: async () => {
+      await orm.em.getConnection().execute('select 1');
+      await redis.ping();
+    },
+    mount: (app) => {
+      app.get('/openapi.json', (_req, res) => {
+        res.json(openapi);
+      });
+      app.use(docsRouter());
+      if (deps.adminRouter) app.use('/admin', deps.adminRouter);
+      app.use(authenticate(orm, config.KEY_PEPPER));
+      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX));
+      for (const route of routes) {
+        if (route.service === 'gateway') continue;
+        app[route.method](
+          route.path,
+          authorize(route),
+          requireJson,
+          express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false }),
+          idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET)),
+        );
+      }
+    },
+  });
+}

@@ -1,0 +1,68 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { publicRoutes } from '@finance/shared/contracts/index';
+import { initOrm, migrateSchema } from '@finance/shared/db/orm';
+import { closeServer, listen } from '@finance/shared/http/server';
+import { createLogger, type Logger } from '@finance/shared/logger';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { QueueRegistry } from '@finance/shared/queue/queues';
+import { createRedis } from '@finance/shared/queue/redis';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { GatewayConfig } from './config.ts';
+import { gatewayEntities } from './data-access/entities.ts';
+import { gatewayMigrations } from './data-access/migrations/index.ts';
+import { createGatewayApp } from './entry-points/http/app.ts';
+import { queueDashboardRouter } from './entry-points/http/queue-dashboard.ts';
+
+export const GATEWAY_SCHEMA = 'gateway';
+
+export interface RunningService {
+  name: string;
+  url: string;
+  orm: MikroORM;
+  server: Server | null;
+  stop(): Promise<void>;
+}
+
+export async function openGatewayOrm(config: Pick<GatewayConfig, 'DATABASE_URL'>, onQuery?: (sql: string) => void) {
+  return initOrm({
+    schema: GATEWAY_SCHEMA,
+    clientUrl: config.DATABASE_URL,
+    entities: gatewayEntities,
+    migrations: gatewayMigrations,
+    onQuery,
+  });
+}
+
+/** Starts the gateway: migrations, Redis for rate limits, the public HTTP server. */
+export async function startGateway(
+  config: GatewayConfig,
+  logger: Logger = createLogger('gateway', config.LOG_LEVEL),
+): Promise<RunningService> {
+  const orm = await openGatewayOrm(config);
+  if (config.MIGRATE_ON_START) await migrateSchema(orm, config.DATABASE_URL, GATEWAY_SCHEMA);
+  // commands wait for the connection (the limiter loads its script at start) but give up after one retry
+  const redis = createRedis(config.REDIS_URL, 'producer', { enableOfflineQueue: true });
+  redis.on('error', (err) => logger.debug({ err: err.message }, 'redis connection error'));
+  // every queue of the catalogue, for the dashboard and the queue_depth gauge
+  const queues = new QueueRegistry(redis, config.QUEUE_PREFIX);
+  for (const name of Object.values(QUEUES)) queues.get(name);
+  queues.startDepthMetrics();
+  const adminRouter = queueDashboardRouter(config.ADMIN_SECRET, queues);
+  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter });
+  const server = await listen(app, config.PORT);
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port }, 'gateway listening');
+  return {
+    name: 'gateway',
+    url: `http://127.0.0.1:${port}`,
+    orm,
+    server,
+    async stop() {
+      await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+      await queues.close();
+      redis.disconnect();
+      await orm.close();
+    },
+  };
+}
