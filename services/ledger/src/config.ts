@@ -1,0 +1,29 @@
+import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
+import Joi from 'joi';
+
+export interface LedgerConfig extends CommonConfig {
+  PORT: number;
+  BILLING_URL: string;
+  BANK_LOGO_BASE_URL: string;
+  RECATEGORIZATION_LOCK_MS: number;
+}
+
+export const ledgerConfigSchema = Joi.object<LedgerConfig>({
+  ...commonConfigKeys,
+  PORT: Joi.number().port().default(8081).description('Internal HTTP port'),
+  BILLING_URL: Joi.string().uri().default('http://127.0.0.1:8082').description('Billing internal base URL'),
+  BANK_LOGO_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://static.finance-api.dev/banks')
+    .description('Base URL of bank logos; a bank code resolves to `<base>/<code>.png`'),
+  RECATEGORIZATION_LOCK_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .default(30000)
+    .description(
+      "Lock of a running recategorization job and its stalled-check interval: a crashed worker's run is resumed by another within about twice this",
+    ),
+});
+
+export const loadLedgerConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =>
+  loadConfig(ledgerConfigSchema, env);

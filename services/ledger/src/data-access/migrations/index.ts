@@ -1,0 +1,27 @@
+import type { MigrationList } from '@finance/shared/db/orm';
+import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
+import { CreateAccounts } from './0001-create-accounts.ts';
+import { CreateTransactions } from './0002-create-transactions.ts';
+import { CreateCategoriesTags } from './0003-create-categories-tags.ts';
+import { CreatePreferencesBusiness } from './0004-create-preferences-business.ts';
+import { SeedSystemCategories } from './0005-seed-system-categories.ts';
+import { CreateBillRolloverEntries } from './0006-create-bill-rollover-entries.ts';
+import { CreateBackgroundJobs } from './0007-create-background-jobs.ts';
+import { CreateCategorizationRules } from './0008-create-categorization-rules.ts';
+import { CreateOpenBanking } from './0009-create-open-banking.ts';
+import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
+
+export const ledgerMigrations: MigrationList = [
+  { name: '0000-create-outbox', class: CreateOutboxTable },
+  { name: '0001-create-accounts', class: CreateAccounts },
+  { name: '0002-create-transactions', class: CreateTransactions },
+  { name: '0003-create-categories-tags', class: CreateCategoriesTags },
+  { name: '0004-create-preferences-business', class: CreatePreferencesBusiness },
+  { name: '0005-seed-system-categories', class: SeedSystemCategories },
+  { name: '0006-create-bill-rollover-entries', class: CreateBillRolloverEntries },
+  { name: '0007-create-background-jobs', class: CreateBackgroundJobs },
+  { name: '0008-create-categorization-rules', class: CreateCategorizationRules },
+  { name: '0009-create-open-banking', class: CreateOpenBanking },
+  { name: '0010-outbox-job-queue', class: AddOutboxJobQueue },
+  { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
+];

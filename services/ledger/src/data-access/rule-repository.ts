@@ -1,0 +1,121 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { newId } from '@finance/shared/db/base-entity';
+import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { execute } from './transaction-repository.ts';
+
+export interface Criterion {
+  field: 'merchant_name' | 'merchant_cnpj';
+  normalized: string;
+  value: string;
+}
+
+/** A stored categorization rule as SQL returns it. */
+export interface RuleRow {
+  id: string;
+  user_id: string;
+  profile_id: string | null;
+  category_id: string;
+  subcategory_id: string | null;
+  enabled: boolean;
+  is_expense: boolean;
+  match_fields: string[];
+  match_merchant_name: string | null;
+  match_merchant_cnpj: string | null;
+  source_id: string;
+  source_kind: 'ACCOUNT' | 'CREDIT_CARD';
+  source_transaction_id: string;
+  available_criteria: Criterion[];
+  fingerprint: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** What create and update write; the matched values follow from `match_fields` and the criteria. */
+export type RuleValues = Omit<RuleRow, 'id' | 'user_id' | 'profile_id' | 'created_at' | 'updated_at'>;
+
+const COLUMNS = `id, user_id, profile_id, category_id, subcategory_id, enabled, is_expense, match_fields,
+  match_merchant_name, match_merchant_cnpj, source_id, source_kind, source_transaction_id, available_criteria,
+  fingerprint, created_at, updated_at`;
+
+const pgArray = (values: string[]) => `{${values.join(',')}}`;
+
+export async function findRule(em: EntityManager, ctx: CallerContext, id: string, lock = false) {
+  const scope = contextSql(ctx);
+  const rows = await execute<RuleRow>(
+    em,
+    `select ${COLUMNS} from categorization_rules where id = ? and deleted_at is null and ${scope.sql}${lock ? ' for update' : ''}`,
+    [id, ...scope.params],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findRuleByFingerprint(em: EntityManager, ctx: CallerContext, fingerprint: string) {
+  const scope = contextSql(ctx);
+  const rows = await execute<RuleRow>(
+    em,
+    `select ${COLUMNS} from categorization_rules
+     where coalesce(profile_id, user_id) = ? and fingerprint = ? and deleted_at is null and ${scope.sql} for update`,
+    [contextKey(ctx), fingerprint, ...scope.params],
+  );
+  return rows[0] ?? null;
+}
+
+/** Serializes writers of one fingerprint in a context, so two equal POSTs never race to two rules. */
+export async function lockFingerprint(em: EntityManager, ctx: CallerContext, fingerprint: string): Promise<void> {
+  await execute(em, 'select pg_advisory_xact_lock(hashtext(?))', [`rule:${contextKey(ctx)}:${fingerprint}`]);
+}
+
+export async function insertRule(em: EntityManager, ctx: CallerContext, values: RuleValues): Promise<RuleRow> {
+  const rows = await execute<RuleRow>(
+    em,
+    `insert into categorization_rules (${COLUMNS})
+     values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning ${COLUMNS}`,
+    [newId(), ctx.userId, ctx.profileId, ...ruleParams(values)],
+  );
+  return rows[0];
+}
+
+/** The rule's own columns in the order both statements list them. */
+const ruleParams = (values: RuleValues): unknown[] => [
+  values.category_id,
+  values.subcategory_id,
+  values.enabled,
+  values.is_expense,
+  pgArray(values.match_fields),
+  values.match_merchant_name,
+  values.match_merchant_cnpj,
+  values.source_id,
+  values.source_kind,
+  values.source_transaction_id,
+  JSON.stringify(values.available_criteria),
+  values.fingerprint,
+];
+
+export async function updateRule(em: EntityManager, id: string, values: RuleValues): Promise<RuleRow> {
+  const rows = await execute<RuleRow>(
+    em,
+    `update categorization_rules set category_id = ?, subcategory_id = ?, enabled = ?, is_expense = ?,
+       match_fields = ?::text[], match_merchant_name = ?, match_merchant_cnpj = ?, source_id = ?, source_kind = ?,
+       source_transaction_id = ?, available_criteria = ?::jsonb, fingerprint = ?, updated_at = now()
+     where id = ? returning ${COLUMNS}`,
+    [...ruleParams(values), id],
+  );
+  return rows[0];
+}
+
+export async function softDeleteRule(em: EntityManager, id: string): Promise<void> {
+  await execute(em, 'update categorization_rules set deleted_at = now(), updated_at = now() where id = ?', [id]);
+}
+
+/** `limit + 1` live rules of the context after `afterId`, in creation order (uuidv7 ids). */
+export async function pageRules(em: EntityManager, ctx: CallerContext, limit: number, afterId: string | null) {
+  const scope = contextSql(ctx);
+  return execute<RuleRow>(
+    em,
+    `select ${COLUMNS} from categorization_rules
+     where coalesce(profile_id, user_id) = ? and deleted_at is null and ${scope.sql} ${afterId ? 'and id > ?' : ''}
+     order by id limit ?`,
+    [contextKey(ctx), ...scope.params, ...(afterId ? [afterId] : []), limit + 1],
+  );
+}

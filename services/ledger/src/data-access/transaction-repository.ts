@@ -1,0 +1,318 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A stored transaction as SQL returns it: dates as `YYYY-MM-DD`, money as numbers. */
+export interface TransactionRow {
+  id: string;
+  user_id: string;
+  profile_id: string | null;
+  amount: number;
+  date: string;
+  title: string;
+  description: string | null;
+  is_expense: boolean;
+  paid: boolean;
+  paid_at: Date | null;
+  type: string;
+  installments: number;
+  installment_number: number | null;
+  frequency: string | null;
+  currency: string;
+  account_id: string | null;
+  credit_card_id: string | null;
+  bill_id: string | null;
+  billed_at: Date | null;
+  category_id: string | null;
+  subcategory_id: string | null;
+  competence_date: string | null;
+  contact_id: string | null;
+  cost_center_id: string | null;
+  document_number: string | null;
+  connected_transaction_id: string | null;
+  is_bill_payment: boolean;
+  is_full_amount: boolean;
+  is_previous_balance: boolean;
+  show_on_balance: boolean;
+  logo_url: string | null;
+  merchant_cnae: string | null;
+  merchant_cnpj: string | null;
+  merchant_name: string | null;
+  operation_type: string | null;
+  reconciled_at: Date | null;
+  reconciled_by_user_id: string | null;
+  reconciled_with_transaction_id: string | null;
+  series_index: number | null;
+  external_id: string | null;
+  connection_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewTransaction = Omit<
+  TransactionRow,
+  'created_at' | 'updated_at' | 'paid_at' | 'billed_at' | 'reconciled_at'
+> & {
+  paid_at: string | null;
+  billed_at: string | null;
+  reconciled_at: string | null;
+};
+
+/** Column name → SQL type, the order of every bulk insert. */
+const COLUMN_TYPES: Array<[keyof NewTransaction, string]> = [
+  ['id', 'uuid'],
+  ['user_id', 'uuid'],
+  ['profile_id', 'uuid'],
+  ['amount', 'bigint'],
+  ['date', 'date'],
+  ['title', 'text'],
+  ['description', 'text'],
+  ['is_expense', 'boolean'],
+  ['paid', 'boolean'],
+  ['paid_at', 'timestamptz'],
+  ['type', 'text'],
+  ['installments', 'int'],
+  ['installment_number', 'int'],
+  ['frequency', 'text'],
+  ['currency', 'text'],
+  ['account_id', 'uuid'],
+  ['credit_card_id', 'uuid'],
+  ['bill_id', 'uuid'],
+  ['billed_at', 'timestamptz'],
+  ['category_id', 'uuid'],
+  ['subcategory_id', 'uuid'],
+  ['competence_date', 'date'],
+  ['contact_id', 'uuid'],
+  ['cost_center_id', 'uuid'],
+  ['document_number', 'text'],
+  ['connected_transaction_id', 'uuid'],
+  ['is_bill_payment', 'boolean'],
+  ['is_full_amount', 'boolean'],
+  ['is_previous_balance', 'boolean'],
+  ['show_on_balance', 'boolean'],
+  ['logo_url', 'text'],
+  ['merchant_cnae', 'text'],
+  ['merchant_cnpj', 'text'],
+  ['merchant_name', 'text'],
+  ['operation_type', 'text'],
+  ['reconciled_at', 'timestamptz'],
+  ['reconciled_by_user_id', 'uuid'],
+  ['reconciled_with_transaction_id', 'uuid'],
+  ['series_index', 'int'],
+  ['external_id', 'text'],
+  ['connection_id', 'uuid'],
+];
+
+const COLUMNS = COLUMN_TYPES.map(([name]) => name).join(', ');
+const RECORD_TYPE = COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ');
+
+/** Every column, with calendar dates as text so no driver or TZ shifts them. */
+export const SELECT_COLUMNS = `t.*, to_char(t.date, 'YYYY-MM-DD') as date,
+  to_char(t.competence_date, 'YYYY-MM-DD') as competence_date, t.amount::text as amount`;
+
+type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
+
+const toRow = (raw: RawRow): TransactionRow => ({ ...raw, amount: Number(raw.amount) });
+
+export async function execute<T = unknown>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
+}
+
+export async function selectTransactions(em: EntityManager, sql: string, params: unknown[]): Promise<TransactionRow[]> {
+  return (await execute<RawRow>(em, sql, params)).map(toRow);
+}
+
+/** One statement for any number of rows: the rows travel as one JSON parameter. */
+const insertSql = (returning: string) =>
+  `insert into transactions as t (${COLUMNS}, created_at, updated_at)
+   select ${COLUMNS}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPE})
+   on conflict (connected_transaction_id, series_index) where connected_transaction_id is not null do nothing
+   returning ${returning}`;
+
+export async function insertTransactions(em: EntityManager, rows: NewTransaction[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const result = await execute<{ id: string }>(em, insertSql('t.id'), [JSON.stringify(rows)]);
+  return new Set(result.map((row) => row.id));
+}
+
+/** The same insert handing back the stored rows as `select ${SELECT_COLUMNS}` reads them (no second read). */
+export async function insertReturningRows(em: EntityManager, rows: NewTransaction[]): Promise<TransactionRow[]> {
+  if (rows.length === 0) return [];
+  return selectTransactions(em, insertSql(SELECT_COLUMNS), [JSON.stringify(rows)]);
+}
+
+export async function insertTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {
+  if (transactionIds.length === 0 || tagIds.length === 0) return;
+  await execute(
+    em,
+    `insert into transaction_tags (transaction_id, tag_id)
+     select t, g from unnest(?::uuid[]) t cross join unnest(?::uuid[]) g on conflict do nothing`,
+    [`{${transactionIds.join(',')}}`, `{${tagIds.join(',')}}`],
+  );
+}
+
+export async function replaceTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {
+  if (transactionIds.length === 0) return;
+  await execute(em, 'delete from transaction_tags where transaction_id in (?)', [transactionIds]);
+  await insertTags(em, transactionIds, tagIds);
+}
+
+/** Live transactions of the caller's context with these ids (others' ids simply do not come back). */
+export async function findLive(
+  em: EntityManager,
+  ctx: CallerContext,
+  ids: string[],
+  lock = false,
+): Promise<TransactionRow[]> {
+  if (ids.length === 0) return [];
+  const scope = contextSql(ctx, 't');
+  return selectTransactions(
+    em,
+    `select ${SELECT_COLUMNS} from transactions t
+     where t.id in (?) and t.deleted_at is null and ${scope.sql} order by t.date, t.id${lock ? ' for update' : ''}`,
+    [ids, ...scope.params],
+  );
+}
+
+export async function findOneLive(em: EntityManager, ctx: CallerContext, id: string, lock = false) {
+  return (await findLive(em, ctx, [id], lock))[0] ?? null;
+}
+
+/** Live rows by id, ordered by date then creation (ids are caller-owned already). */
+export async function loadByIds(em: EntityManager, ids: string[]): Promise<TransactionRow[]> {
+  if (ids.length === 0) return [];
+  return selectTransactions(
+    em,
+    `select ${SELECT_COLUMNS} from transactions t where t.id in (?) and t.deleted_at is null order by t.date, t.id`,
+    [ids],
+  );
+}
+
+export interface ListFilters {
+  start_date?: string;
+  end_date?: string;
+  account_id?: string;
+  credit_card_id?: string;
+  category_id?: string;
+  is_expense?: boolean;
+  paid?: boolean;
+  type?: string;
+}
+
+export async function listPage(
+  em: EntityManager,
+  ctx: CallerContext,
+  filters: ListFilters,
+  limit: number,
+  after: [string, string] | null,
+): Promise<TransactionRow[]> {
+  const scope = contextSql(ctx, 't');
+  const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
+  const params: unknown[] = [contextKey(ctx), ...scope.params];
+  const equal: Array<[keyof ListFilters, string]> = [
+    ['account_id', 't.account_id = ?'],
+    ['credit_card_id', 't.credit_card_id = ?'],
+    ['category_id', 't.category_id = ?'],
+    ['is_expense', 't.is_expense = ?'],
+    ['paid', 't.paid = ?'],
+    ['type', 't.type = ?'],
+    ['start_date', 't.date >= ?::date'],
+    ['end_date', 't.date <= ?::date'],
+  ];
+  for (const [key, clause] of equal) {
+    if (filters[key] === undefined) continue;
+    where.push(clause);
+    params.push(filters[key]);
+  }
+  if (after) {
+    where.push('(t.date, t.id) > (?::date, ?::uuid)');
+    params.push(...after);
+  }
+  params.push(limit + 1);
+  return selectTransactions(
+    em,
+    `select ${SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+    params,
+  );
+}
+
+export type Scope = 'THIS' | 'THIS_AND_NEXT' | 'ALL';
+
+export interface ScopeSeed {
+  id: string;
+  scope: Scope;
+  /** THIS_AND_NEXT: members dated on or after this date. */
+  from: string;
+}
+
+/**
+ * The live members each seed reaches: itself for THIS or outside a series, its series (optionally from a
+ * date) otherwise. Returns (member id, seed id); a member reached twice keeps its first seed.
+ */
+export async function membersInScope(
+  em: EntityManager,
+  seeds: ScopeSeed[],
+): Promise<Array<{ id: string; seed_id: string; date: string }>> {
+  if (seeds.length === 0) return [];
+  return execute(
+    em,
+    `select distinct on (m.id) m.id, s.id as seed_id, to_char(m.date, 'YYYY-MM-DD') as date
+     from jsonb_to_recordset(?::jsonb) as s(id uuid, scope text, "from" date, ord int)
+     join transactions g on g.id = s.id
+     join transactions m on m.deleted_at is null and (
+       (m.id = g.id and (s.scope <> 'THIS_AND_NEXT' or g.connected_transaction_id is null or m.date >= s."from")) or (
+         g.connected_transaction_id is not null and s.scope <> 'THIS'
+         and m.connected_transaction_id = g.connected_transaction_id
+         and (s.scope = 'ALL' or m.date >= s."from")
+       )
+     )
+     order by m.id, s.ord`,
+    [JSON.stringify(seeds.map((seed, ord) => ({ ...seed, ord })))],
+  );
+}
+
+/** Live members of the series of these transactions (transfer pairs, installment purchases). */
+export async function liveSeriesMembers(em: EntityManager, seriesIds: string[]): Promise<string[]> {
+  if (seriesIds.length === 0) return [];
+  const rows = await execute<{ id: string }>(
+    em,
+    'select id from transactions where connected_transaction_id in (?) and deleted_at is null',
+    [seriesIds],
+  );
+  return rows.map((row) => row.id);
+}
+
+export async function softDelete(em: EntityManager, ids: string[]): Promise<TransactionRow[]> {
+  if (ids.length === 0) return [];
+  return selectTransactions(
+    em,
+    `update transactions t set deleted_at = now(), updated_at = now()
+     where t.id in (?) and t.deleted_at is null returning ${SELECT_COLUMNS}`,
+    [ids],
+  );
+}
+
+/** Ids of live accounts of the caller's context among these. */
+export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, ids: string[]): Promise<Set<string>> {
+  const scope = contextSql(ctx);
+  const rows = await execute<{ id: string }>(
+    em,
+    `select id from accounts where id in (?) and deleted_at is null and ${scope.sql}`,
+    [ids, ...scope.params],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Net of paid, balance-counting live entries per account, in cents. */
+export async function paidNetByAccount(em: EntityManager, accountIds: string[]): Promise<Map<string, number>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await execute<{ account_id: string; net: string }>(
+    em,
+    `select account_id, sum(case when is_expense then -amount else amount end)::text as net
+     from transactions
+     where account_id in (?) and deleted_at is null and paid and show_on_balance
+     group by account_id`,
+    [accountIds],
+  );
+  return new Map(rows.map((row) => [row.account_id, Number(row.net)]));
+}

@@ -1,0 +1,50 @@
+import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { balancesOf, findAccount, lockContext } from '../../data-access/account-repository.ts';
+import { execute, softDelete } from '../../data-access/transaction-repository.ts';
+import { moveCardsOfDeletedAccount } from '../billing-support/account-cards.ts';
+import { requestConsentRevocationIfLast } from '../open-banking/revoke-consent.ts';
+import { recordTransactionChanges } from '../transactions/record-changes.ts';
+import { accountView } from './account-view.ts';
+
+/**
+ * DELETE /v1/accounts/{id}: logical, with its transactions and the other leg of its transfers; a deleted
+ * default passes to the oldest remaining account; linked cards move to the (new) default account.
+ */
+export async function deleteAccount(em: EntityManager, ctx: CallerContext, id: string, billing: BillingClient) {
+  return em.transactional(async (tx) => {
+    await lockContext(tx, ctx, 'accounts');
+    const account = await findAccount(tx, ctx, id);
+    if (!account) throw notFound('Conta não encontrada');
+    // the answer shows the account as it was when deleted
+    const view = accountView(account, (await balancesOf(tx, [account])).get(account.id) ?? 0);
+    const ids = await execute<{ id: string }>(
+      tx,
+      `select m.id from transactions t
+       join transactions m on m.id = t.id or (t.type = 'TRANSFER' and m.connected_transaction_id = t.connected_transaction_id)
+       where t.account_id = ? and t.deleted_at is null and m.deleted_at is null`,
+      [account.id],
+    );
+    const deleted = await softDelete(tx, [...new Set(ids.map((row) => row.id))]);
+    const wasDefault = account.isDefault;
+    account.deletedAt = new Date();
+    account.isDefault = false;
+    await tx.flush();
+    await requestConsentRevocationIfLast(tx, ctx, account.connectionId);
+    if (wasDefault) {
+      await execute(
+        tx,
+        `update accounts set is_default = true, updated_at = now() where id = (
+           select id from accounts where deleted_at is null and coalesce(profile_id, user_id) = ?
+             and ${ctx.profileId ? 'profile_id = ?' : 'profile_id is null and user_id = ?'}
+           order by created_at, id limit 1)`,
+        [ctx.profileId ?? ctx.userId, ctx.profileId ?? ctx.userId],
+      );
+    }
+    const movedCreditCards = await moveCardsOfDeletedAccount(billing, tx, ctx, account.id);
+    recordTransactionChanges(tx, ctx, 'deleted', deleted);
+    return { ...view, creditCards: [], movedCreditCards };
+  });
+}

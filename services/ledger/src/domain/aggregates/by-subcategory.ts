@@ -1,0 +1,48 @@
+import type { Period, SubcategoryAggregate } from '@finance/shared/clients/ledger-insights-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextSql } from '@finance/shared/db/context-scope';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { preferencesCte, runSql } from './run-sql.ts';
+
+type Row = Omit<SubcategoryAggregate, 'value'> & { value: string };
+
+/**
+ * Live transactions dated in the period, account and card, summed per subcategory (or per category when
+ * there is none), uncategorized left out, a rolled-over bill's previous balance never (its purchases already
+ * counted); transfers and bill payments only when the context's preferences include them. One statement: the grouping happens in Postgres, display fields joined after.
+ */
+export async function totalsBySubcategory(
+  em: EntityManager,
+  ctx: CallerContext,
+  period: Period,
+): Promise<{ items: SubcategoryAggregate[] }> {
+  const config = contextSql(ctx);
+  const scope = contextSql(ctx, 't');
+  const rows = await runSql<Row>(
+    em,
+    `with ${preferencesCte(config.sql)},
+     sums as (
+       select t.is_expense, t.subcategory_id is not null as by_sub,
+              coalesce(t.subcategory_id, t.category_id) as id, sum(t.amount) as value
+       from transactions t cross join cfg
+       where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and t.category_id is not null
+         and not t.is_previous_balance
+         and t.date between cast(? as date) and cast(? as date)
+         and (cfg.include_transfers or t.type <> 'TRANSFER')
+         and (cfg.include_bill_payments or not t.is_bill_payment)
+       group by 1, 2, 3
+     )
+     select sums.id, sums.is_expense, sums.value::text as value,
+            coalesce(s.name, c.name) as title,
+            coalesce(s.is_essential, c.is_essential) as is_essential,
+            coalesce(s.icon_name, c.icon_name) as icon_name,
+            coalesce(s.icon_background_color, c.icon_background_color) as icon_background_color,
+            case when sums.by_sub then s.image else c.image end as image
+     from sums
+     left join subcategories s on sums.by_sub and s.id = sums.id
+     left join categories c on not sums.by_sub and c.id = sums.id
+     order by sums.value desc, title, sums.id`,
+    [...config.params, ...scope.params, period.start_date, period.end_date],
+  );
+  return { items: rows.map((row) => ({ ...row, value: Number(row.value) })) };
+}

@@ -1,0 +1,41 @@
+import type { DreGroupTotal, Period } from '@finance/shared/clients/ledger-insights-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextSql } from '@finance/shared/db/context-scope';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { runSql } from './run-sql.ts';
+
+type Row = { dre_group: string; income: string; expenses: string };
+
+/**
+ * Income and expenses per DRE group by competence date (falling back to the date), in one statement:
+ * the company's mapping wins, then the category's default group, then receita / despesas_operacionais
+ * by direction (also for uncategorized entries). Transfers and bill payments are not results.
+ */
+export async function dreTotals(
+  em: EntityManager,
+  ctx: CallerContext,
+  period: Period,
+): Promise<{ groups: DreGroupTotal[] }> {
+  const scope = contextSql(ctx, 't');
+  const rows = await runSql<Row>(
+    em,
+    `select coalesce(m.dre_group, c.dre_group, case when t.is_expense then 'despesas_operacionais' else 'receita' end) as dre_group,
+            coalesce(sum(t.amount) filter (where not t.is_expense), 0)::text as income,
+            coalesce(sum(t.amount) filter (where t.is_expense), 0)::text as expenses
+     from transactions t
+     left join categories c on c.id = t.category_id
+     left join dre_mappings m on m.profile_id = t.profile_id and m.category_id = t.category_id
+     where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and t.type <> 'TRANSFER' and not t.is_bill_payment
+       and not t.is_previous_balance
+       and coalesce(t.competence_date, t.date) between cast(? as date) and cast(? as date)
+     group by 1`,
+    [...scope.params, period.start_date, period.end_date],
+  );
+  return {
+    groups: rows.map((row) => ({
+      dre_group: row.dre_group,
+      income: Number(row.income),
+      expenses: Number(row.expenses),
+    })),
+  };
+}

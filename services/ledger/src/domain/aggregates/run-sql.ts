@@ -1,0 +1,15 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Runs one read-only aggregate statement; bigint sums come back as strings and are converted by callers. */
+export const runSql = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
+  em.getConnection().execute<T[]>(sql, params, 'all');
+
+/** The context's preferences with PRODUCT.md §10 defaults until saved, as one always-present row. */
+export const preferencesCte = (scopeSql: string) => `cfg as (
+  select coalesce(bool_or(include_bill_payments), false) as include_bill_payments,
+         coalesce(bool_or(include_current_bill_in_to_pay), true) as include_current_bill_in_to_pay,
+         coalesce(bool_or(include_investments), false) as include_investments,
+         coalesce(bool_or(include_transfers), false) as include_transfers,
+         coalesce(bool_or(show_open_bill), true) as show_open_bill
+  from personal_configs where ${scopeSql}
+)`;

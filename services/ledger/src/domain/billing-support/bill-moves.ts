@@ -1,0 +1,129 @@
+import type { BillMove, BillPaymentInput, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextSql } from '@finance/shared/db/context-scope';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findAccount } from '../../data-access/account-repository.ts';
+import { execute, insertTransactions, loadByIds, softDelete } from '../../data-access/transaction-repository.ts';
+import { blankTransaction } from '../transactions/new-transaction.ts';
+import { recordTransactionChanges } from '../transactions/record-changes.ts';
+import { transactionView } from '../transactions/transaction-view.ts';
+
+/** Live card entries of a card dated on or after `from` (all when null), previous balances apart. */
+export async function cardTransactionDates(em: EntityManager, ctx: CallerContext, cardId: string, from: string | null) {
+  const scope = contextSql(ctx, 't');
+  return execute<{ id: string; date: string; bill_id: string | null }>(
+    em,
+    `select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.bill_id from transactions t
+     where t.credit_card_id = ? and t.deleted_at is null and not t.is_previous_balance
+       and (?::date is null or t.date >= ?::date) and ${scope.sql}
+     order by t.date, t.id`,
+    [cardId, from, from, ...scope.params],
+  );
+}
+
+/** Sets bill_id/billed_at of moved entries in one statement; ids outside the context or card are ignored. */
+export async function reassignCardTransactions(
+  em: EntityManager,
+  ctx: CallerContext,
+  cardId: string,
+  moves: BillMove[],
+) {
+  const pairs = moves.flatMap((move) =>
+    move.transaction_ids.map((id) => ({ id, bill_id: move.bill_id, billed_at: move.billed_at })),
+  );
+  if (pairs.length === 0) return { moved: 0 };
+  const scope = contextSql(ctx, 't');
+  const rows = await execute<{ id: string }>(
+    em,
+    `update transactions t set bill_id = m.bill_id, billed_at = m.billed_at::date, updated_at = now()
+     from jsonb_to_recordset(?::jsonb) as m(id uuid, bill_id uuid, billed_at text)
+     where t.id = m.id and t.credit_card_id = ? and t.deleted_at is null and ${scope.sql}
+     returning t.id`,
+    [JSON.stringify(pairs), cardId, ...scope.params],
+  );
+  return { moved: rows.length };
+}
+
+/**
+ * Adds the previous-balance entries of a rollover; the key table makes a second run for the same source
+ * bill a no-op, all in one transaction.
+ */
+export async function addPreviousBalances(em: EntityManager, ctx: CallerContext, entries: PreviousBalanceEntry[]) {
+  return em.transactional(async (tx) => {
+    const rows = entries.map((entry) =>
+      blankTransaction({
+        user_id: ctx.userId,
+        profile_id: ctx.profileId,
+        amount: entry.amount,
+        date: entry.date,
+        title: entry.title,
+        is_expense: true,
+        type: 'FIXED',
+        paid: true,
+        paid_at: new Date().toISOString(),
+        credit_card_id: entry.credit_card_id,
+        bill_id: entry.bill_id,
+        billed_at: entry.billed_at,
+        is_previous_balance: true,
+      }),
+    );
+    const claimed = await execute<{ source_bill_id: string }>(
+      tx,
+      `insert into bill_rollover_entries (source_bill_id, transaction_id)
+       select * from unnest(?::uuid[], ?::uuid[]) on conflict do nothing returning source_bill_id`,
+      [`{${entries.map((e) => e.source_bill_id).join(',')}}`, `{${rows.map((r) => r.id).join(',')}}`],
+    );
+    const fresh = new Set(claimed.map((row) => row.source_bill_id));
+    const toInsert = rows.filter((_, index) => fresh.has(entries[index].source_bill_id));
+    await insertTransactions(tx, toInsert);
+    recordTransactionChanges(tx, ctx, 'created', toInsert);
+    return { created: toInsert.length };
+  });
+}
+
+/** The paid account expense that pays a bill (`is_bill_payment`); the account must be the context's. */
+export async function createBillPayment(em: EntityManager, ctx: CallerContext, input: BillPaymentInput) {
+  return em.transactional(async (tx) => {
+    const account = await findAccount(tx, ctx, input.account_id);
+    if (!account) throw notFound('Conta não encontrada');
+    const row = blankTransaction({
+      user_id: ctx.userId,
+      profile_id: ctx.profileId,
+      amount: input.amount,
+      date: input.date,
+      title: input.title,
+      is_expense: true,
+      type: 'FIXED',
+      paid: true,
+      paid_at: new Date().toISOString(),
+      account_id: account.id,
+      bill_id: input.bill_id,
+      is_bill_payment: true,
+    });
+    await insertTransactions(tx, [row]);
+    recordTransactionChanges(tx, ctx, 'created', [row]);
+    const [stored] = await loadByIds(tx, [row.id]);
+    return transactionView(stored);
+  });
+}
+
+/** A deleted card takes its entries and the payments of its bills with it (they vanish from every read and total). */
+export async function deleteCardTransactions(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
+  return em.transactional(async (tx) => {
+    const scope = contextSql(ctx, 't');
+    const ids = await execute<{ id: string }>(
+      tx,
+      `select t.id from transactions t
+       where (t.credit_card_id = ? or (t.is_bill_payment and t.bill_id = any(?::uuid[])))
+         and t.deleted_at is null and ${scope.sql}`,
+      [cardId, `{${billIds.join(',')}}`, ...scope.params],
+    );
+    const deleted = await softDelete(
+      tx,
+      ids.map((row) => row.id),
+    );
+    recordTransactionChanges(tx, ctx, 'deleted', deleted);
+    return { deleted: deleted.length };
+  });
+}

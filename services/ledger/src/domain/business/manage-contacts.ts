@@ -1,0 +1,79 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { ContactKind } from '@finance/shared/contracts/ledger/business';
+import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Contact, ContactSchema } from '../../data-access/entities/contact.ts';
+import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
+import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
+
+export interface ContactInput {
+  name?: string;
+  kind?: ContactKind;
+  document?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
+const NOT_FOUND = 'Contato não encontrado';
+
+export const contactView = (contact: Contact) => ({
+  id: contact.id,
+  name: contact.name,
+  kind: contact.kind,
+  document: contact.document ?? null,
+  email: contact.email ?? null,
+  phone: contact.phone ?? null,
+  profile_id: contact.profileId ?? null,
+  user_id: contact.userId,
+  createdAt: iso(contact.createdAt),
+  updatedAt: iso(contact.updatedAt),
+});
+
+async function findContact(em: EntityManager, ctx: CallerContext, id: string): Promise<Contact> {
+  const contact = await em.findOne(ContactSchema, { id, ...ownWhere(ctx) });
+  if (!contact) throw notFound(NOT_FOUND);
+  return contact;
+}
+
+export async function createContact(em: EntityManager, ctx: CallerContext, input: ContactInput) {
+  const contact = em.create(ContactSchema, {
+    ...ownerOf(ctx),
+    name: input.name as string,
+    kind: input.kind ?? 'BOTH',
+    document: input.document ?? null,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    deletedAt: null,
+  });
+  await em.flush();
+  return contactView(contact);
+}
+
+export async function updateContact(em: EntityManager, ctx: CallerContext, id: string, input: ContactInput) {
+  const contact = await findContact(em, ctx, id);
+  if (input.name !== undefined) contact.name = input.name;
+  if (input.kind !== undefined) contact.kind = input.kind;
+  if (input.document !== undefined) contact.document = input.document;
+  if (input.email !== undefined) contact.email = input.email;
+  if (input.phone !== undefined) contact.phone = input.phone;
+  await em.flush();
+  return contactView(contact);
+}
+
+export async function deleteContact(em: EntityManager, ctx: CallerContext, id: string) {
+  const contact = await findContact(em, ctx, id);
+  const view = contactView(contact);
+  contact.deletedAt = new Date();
+  await em.flush();
+  return view;
+}
+
+export async function getContact(em: EntityManager, ctx: CallerContext, id: string) {
+  return contactView(await findContact(em, ctx, id));
+}
+
+export async function listContacts(em: EntityManager, ctx: CallerContext, page: PageInput) {
+  const rows = await pageById(em, ContactSchema, ownWhere(ctx), page.limit, afterIdOf(page));
+  return toPage(rows, page.limit, contactView);
+}

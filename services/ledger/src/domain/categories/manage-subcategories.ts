@@ -1,0 +1,92 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { SYSTEM_READ_ONLY } from '@finance/shared/contracts/ledger/categories';
+import { ownerOf } from '@finance/shared/db/context-scope';
+import { conflict, notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Subcategory, SubcategorySchema } from '../../data-access/entities/subcategory.ts';
+import {
+  findVisibleCategory,
+  findVisibleSubcategory,
+  pageById,
+  visibleWhere,
+} from '../../data-access/reference-repository.ts';
+import { subcategoryView } from '../references/category-view.ts';
+import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
+import { DEFAULT_ICON_NAME } from './manage-categories.ts';
+
+export interface SubcategoryInput {
+  category_id?: string;
+  name?: string;
+  is_essential?: boolean;
+  is_hidden?: boolean;
+  icon_name?: string;
+  icon_background_color?: string;
+  image?: string | null;
+}
+
+const NOT_FOUND = 'Subcategoria não encontrada';
+const CATEGORY_NOT_FOUND = 'Categoria não encontrada (category_id)';
+
+async function ownSubcategory(em: EntityManager, ctx: CallerContext, id: string): Promise<Subcategory> {
+  const subcategory = await findVisibleSubcategory(em, ctx, id);
+  if (!subcategory) throw notFound(NOT_FOUND);
+  if (subcategory.userId == null) throw conflict(SYSTEM_READ_ONLY);
+  return subcategory;
+}
+
+export async function createSubcategory(em: EntityManager, ctx: CallerContext, input: SubcategoryInput) {
+  const category = await findVisibleCategory(em, ctx, input.category_id as string);
+  if (!category) throw notFound(CATEGORY_NOT_FOUND);
+  const subcategory = em.create(SubcategorySchema, {
+    ...ownerOf(ctx),
+    categoryId: category.id,
+    name: input.name as string,
+    isEssential: input.is_essential ?? false,
+    isHidden: input.is_hidden ?? false,
+    iconName: input.icon_name ?? DEFAULT_ICON_NAME,
+    iconBackgroundColor: input.icon_background_color ?? category.iconBackgroundColor,
+    image: input.image ?? null,
+    deletedAt: null,
+  });
+  await em.flush();
+  return subcategoryView(subcategory);
+}
+
+export async function updateSubcategory(em: EntityManager, ctx: CallerContext, id: string, input: SubcategoryInput) {
+  const subcategory = await ownSubcategory(em, ctx, id);
+  if (input.name !== undefined) subcategory.name = input.name;
+  if (input.is_essential !== undefined) subcategory.isEssential = input.is_essential;
+  if (input.is_hidden !== undefined) subcategory.isHidden = input.is_hidden;
+  if (input.icon_name !== undefined) subcategory.iconName = input.icon_name;
+  if (input.icon_background_color !== undefined) subcategory.iconBackgroundColor = input.icon_background_color;
+  if (input.image !== undefined) subcategory.image = input.image;
+  await em.flush();
+  return subcategoryView(subcategory);
+}
+
+export async function deleteSubcategory(em: EntityManager, ctx: CallerContext, id: string) {
+  const subcategory = await ownSubcategory(em, ctx, id);
+  const view = subcategoryView(subcategory);
+  subcategory.deletedAt = new Date();
+  await em.flush();
+  return view;
+}
+
+export async function getSubcategory(em: EntityManager, ctx: CallerContext, id: string) {
+  const subcategory = await findVisibleSubcategory(em, ctx, id);
+  if (!subcategory) throw notFound(NOT_FOUND);
+  return subcategoryView(subcategory);
+}
+
+export async function listSubcategories(
+  em: EntityManager,
+  ctx: CallerContext,
+  query: PageInput & { category_id?: string },
+) {
+  if (query.category_id && !(await findVisibleCategory(em, ctx, query.category_id))) {
+    throw notFound(CATEGORY_NOT_FOUND);
+  }
+  const where = { ...visibleWhere(ctx), ...(query.category_id ? { categoryId: query.category_id } : {}) };
+  const rows = await pageById(em, SubcategorySchema, where, query.limit, afterIdOf(query));
+  return toPage(rows, query.limit, subcategoryView);
+}

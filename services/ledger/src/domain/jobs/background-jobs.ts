@@ -1,0 +1,123 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { newId } from '@finance/shared/db/base-entity';
+import { contextSql, iso } from '@finance/shared/db/context-scope';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { execute } from '../../data-access/transaction-repository.ts';
+
+export type BackgroundJobState = 'waiting' | 'active' | 'completed' | 'failed';
+
+/** The record of GET /v1/jobs/{id}. */
+export interface BackgroundJob {
+  id: string;
+  kind: string;
+  state: BackgroundJobState;
+  progress: number;
+  result: unknown;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+interface JobRow {
+  id: string;
+  kind: string;
+  state: BackgroundJobState;
+  progress: number;
+  result: unknown;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+const POLL_MS = 100;
+
+const view = (row: JobRow): BackgroundJob => ({
+  id: row.id,
+  kind: row.kind,
+  state: row.state,
+  progress: row.progress,
+  result: row.result ?? null,
+  error: row.error,
+  createdAt: iso(row.created_at) as string,
+  finishedAt: iso(row.finished_at),
+});
+
+/** Records a waiting job inside the caller's transaction; its id is also the BullMQ job id. */
+export async function createBackgroundJob(em: EntityManager, ctx: CallerContext, kind: string): Promise<string> {
+  const id = newId();
+  await execute(em, 'insert into background_jobs (id, user_id, profile_id, kind) values (?, ?, ?, ?)', [
+    id,
+    ctx.userId,
+    ctx.profileId,
+    kind,
+  ]);
+  return id;
+}
+
+/** Workers report here; a completed or failed job gets its finish time once. */
+export async function updateBackgroundJob(
+  em: EntityManager,
+  id: string,
+  patch: { state?: BackgroundJobState; progress?: number; result?: unknown; error?: string | null },
+): Promise<void> {
+  const sets: string[] = ['updated_at = now()'];
+  const params: unknown[] = [];
+  if (patch.state !== undefined) {
+    sets.push('state = ?');
+    params.push(patch.state);
+    if (patch.state === 'completed' || patch.state === 'failed')
+      sets.push('finished_at = coalesce(finished_at, now())');
+    else sets.push('finished_at = null');
+  }
+  if (patch.progress !== undefined) {
+    sets.push('progress = ?');
+    params.push(Math.max(0, Math.min(100, Math.round(patch.progress))));
+  }
+  if (patch.result !== undefined) {
+    sets.push('result = ?::jsonb');
+    params.push(JSON.stringify(patch.result));
+  }
+  if (patch.error !== undefined) {
+    sets.push('error = ?');
+    params.push(patch.error);
+  }
+  await execute(em, `update background_jobs set ${sets.join(', ')} where id = ?`, [...params, id]);
+}
+
+async function findJob(em: EntityManager, ctx: CallerContext, id: string): Promise<JobRow | null> {
+  const scope = contextSql(ctx);
+  const rows = await execute<JobRow>(
+    em,
+    `select id, kind, state, progress, result, error, created_at, finished_at from background_jobs
+     where id = ? and ${scope.sql}`,
+    [id, ...scope.params],
+  );
+  return rows[0] ?? null;
+}
+
+/** GET /v1/jobs/{id}: any job the caller's context started; another context's is 404. */
+export async function getBackgroundJob(em: EntityManager, ctx: CallerContext, id: string): Promise<BackgroundJob> {
+  const row = await findJob(em, ctx, id);
+  if (!row) throw notFound('Tarefa não encontrada');
+  return view(row);
+}
+
+const finished = (job: BackgroundJob) => job.state === 'completed' || job.state === 'failed';
+
+/** Polls until the job finishes or the time is up, and answers the job as it then is. */
+export async function waitForBackgroundJob(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+  timeoutMs: number,
+): Promise<BackgroundJob> {
+  const deadline = Date.now() + timeoutMs;
+  let job = await getBackgroundJob(em, ctx, id);
+  while (!finished(job) && Date.now() < deadline) {
+    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+    job = await getBackgroundJob(em.fork(), ctx, id);
+  }
+  return job;
+}

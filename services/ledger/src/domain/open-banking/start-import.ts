@@ -1,0 +1,48 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextRef } from '@finance/shared/db/context-scope';
+import { conflict } from '@finance/shared/errors/app-error';
+import { Reply } from '@finance/shared/http/service-routes';
+import { type ImportJob, QUEUES } from '@finance/shared/queue/catalogue';
+import { recordJob } from '@finance/shared/queue/outbox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { execute } from '../../data-access/transaction-repository.ts';
+import { createBackgroundJob, waitForBackgroundJob } from '../jobs/background-jobs.ts';
+import { findConnectionByExternalId } from './connections.ts';
+import type { ImportPayload } from './import-payload.ts';
+
+/** How long the request waits for the worker before answering 202. */
+export const IMPORT_ANSWER_WAIT_MS = 5000;
+
+export const REVOKED_MESSAGE =
+  'O consentimento desta conexão foi revogado; crie uma nova conexão no banco para importar';
+
+export const IMPORT_JOB = 'open-banking.import';
+
+/**
+ * POST /v1/open-banking/imports: stores the payload with a waiting IMPORT job and queues it through the
+ * outbox (job id = background job id) in one transaction, so a Redis outage only delays it; answers the
+ * finished job (200) when it ends within 5 s, else 202.
+ */
+export async function startImport(
+  em: EntityManager,
+  ctx: CallerContext,
+  payload: ImportPayload,
+  waitMs = IMPORT_ANSWER_WAIT_MS,
+): Promise<Reply> {
+  const id = await em.transactional(async (tx) => {
+    const connection = await findConnectionByExternalId(tx, ctx, payload.connection.id);
+    if (connection?.status === 'REVOKED') throw conflict(REVOKED_MESSAGE);
+    const jobId = await createBackgroundJob(tx, ctx, 'IMPORT');
+    await execute(
+      tx,
+      'insert into open_banking_imports (job_id, user_id, profile_id, payload) values (?, ?, ?, ?::jsonb)',
+      [jobId, ctx.userId, ctx.profileId, JSON.stringify(payload)],
+    );
+    const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
+    recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
+    return jobId;
+  });
+  const job = await waitForBackgroundJob(em, ctx, id, waitMs);
+  const done = job.state === 'completed' || job.state === 'failed';
+  return new Reply(done ? 200 : 202, { job });
+}

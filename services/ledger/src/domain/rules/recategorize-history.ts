@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UnrecoverableError } from 'bullmq';
+import { advanceRun, lockRun, type RunRow } from '../../data-access/recategorization-runs.ts';
+import { execute } from '../../data-access/transaction-repository.ts';
+import { updateBackgroundJob } from '../jobs/background-jobs.ts';
+import { type ChangedRow, changedColumns, recordTransactionChanges } from '../transactions/record-changes.ts';
+import { contextOfRow, matchSql } from './rule-match-sql.ts';
+
+export const RECATEGORIZATION_BATCH = 5_000;
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
+interface BatchResult {
+  scanned: number;
+  last_id: string | null;
+  changed: ChangedRow[];
+}
+
+export interface RecategorizationResult {
+  updated_count: number;
+}
+
+const progressOf = (run: RunRow) =>
+  run.finished_at ? 100 : Math.min(99, run.total === 0 ? 0 : Math.floor((run.scanned / run.total) * 100));
+
+/** The next batch after the cursor, in id order; only rows not already in the rule's category change. */
+async function applyBatch(em: EntityManager, run: RunRow, size: number): Promise<BatchResult> {
+  const match = matchSql(contextOfRow(run), run);
+  const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
+  const [result] = await execute<BatchResult>(
+    em,
+    `with batch as (
+       select t.id from transactions t where ${match.sql} and t.id > ? order by t.id limit ?
+     ), changed as (
+       update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
+       from batch b where t.id = b.id and (${differs})
+       returning ${changedColumns()}
+     )
+     select (select count(*) from batch)::int as scanned,
+       (select id from batch order by id desc limit 1) as last_id,
+       coalesce((select json_agg(c) from changed c), '[]'::json) as changed`,
+    [
+      ...match.params,
+      run.cursor_id ?? FIRST_ID,
+      size,
+      run.category_id,
+      run.subcategory_id,
+      run.category_id,
+      run.subcategory_id,
+    ],
+  );
+  return result;
+}
+
+/**
+ * One batch in one transaction: the UPDATE, its `transaction.changed` event, the run's cursor and counts and
+ * the job's progress commit together, so a worker killed at any point resumes exactly where the last
+ * commit left it and the final count is exact. Answers the run as committed.
+ */
+async function step(em: EntityManager, jobId: string, size: number): Promise<RunRow> {
+  return em.transactional(async (tx) => {
+    const run = await lockRun(tx, jobId);
+    if (!run) throw new UnrecoverableError(`recategorization run ${jobId} not found`);
+    if (run.finished_at) return run;
+    const batch = await applyBatch(tx, run, size);
+    const finished = batch.scanned < size;
+    await advanceRun(tx, jobId, {
+      lastId: batch.last_id,
+      scanned: batch.scanned,
+      changed: batch.changed.length,
+      finished,
+    });
+    recordTransactionChanges(tx, contextOfRow(run), 'updated', batch.changed);
+    const next: RunRow = {
+      ...run,
+      scanned: run.scanned + batch.scanned,
+      changed: run.changed + batch.changed.length,
+      cursor_id: batch.last_id ?? run.cursor_id,
+      finished_at: finished ? new Date() : null,
+    };
+    const result: RecategorizationResult = { updated_count: next.changed };
+    await updateBackgroundJob(
+      tx,
+      jobId,
+      finished ? { state: 'completed', progress: 100, result } : { state: 'active', progress: progressOf(next) },
+    );
+    return next;
+  });
+}
+
+/**
+ * Applies a rule to the context's history as the run of `jobId` describes it, batch by batch from its
+ * cursor. Safe to run again: a finished run answers its result, an interrupted one resumes.
+ */
+export async function recategorizeHistory(
+  em: EntityManager,
+  jobId: string,
+  onProgress: (percent: number) => Promise<void> | void = () => undefined,
+  batchSize = RECATEGORIZATION_BATCH,
+): Promise<RecategorizationResult> {
+  for (;;) {
+    const run = await step(em.fork(), jobId, batchSize);
+    await onProgress(progressOf(run));
+    if (run.finished_at) return { updated_count: run.changed };
+  }
+}

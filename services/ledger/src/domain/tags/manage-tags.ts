@@ -1,0 +1,68 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Tag, TagSchema } from '../../data-access/entities/tag.ts';
+import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
+import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
+
+export interface TagInput {
+  name?: string;
+  color?: string;
+}
+
+const NOT_FOUND = 'Tag não encontrada';
+const DEFAULT_COLOR = '#64748B';
+
+/** The Tag record of the spec. */
+export const tagView = (tag: Tag) => ({
+  id: tag.id,
+  name: tag.name,
+  color: tag.color,
+  profile_id: tag.profileId ?? null,
+  user_id: tag.userId,
+  createdAt: iso(tag.createdAt),
+  updatedAt: iso(tag.updatedAt),
+});
+
+async function findTag(em: EntityManager, ctx: CallerContext, id: string): Promise<Tag> {
+  const tag = await em.findOne(TagSchema, { id, ...ownWhere(ctx) });
+  if (!tag) throw notFound(NOT_FOUND);
+  return tag;
+}
+
+export async function createTag(em: EntityManager, ctx: CallerContext, input: TagInput) {
+  const tag = em.create(TagSchema, {
+    ...ownerOf(ctx),
+    name: input.name as string,
+    color: input.color ?? DEFAULT_COLOR,
+    deletedAt: null,
+  });
+  await em.flush();
+  return tagView(tag);
+}
+
+export async function updateTag(em: EntityManager, ctx: CallerContext, id: string, input: TagInput) {
+  const tag = await findTag(em, ctx, id);
+  if (input.name !== undefined) tag.name = input.name;
+  if (input.color !== undefined) tag.color = input.color;
+  await em.flush();
+  return tagView(tag);
+}
+
+export async function deleteTag(em: EntityManager, ctx: CallerContext, id: string) {
+  const tag = await findTag(em, ctx, id);
+  const view = tagView(tag);
+  tag.deletedAt = new Date();
+  await em.flush();
+  return view;
+}
+
+export async function getTag(em: EntityManager, ctx: CallerContext, id: string) {
+  return tagView(await findTag(em, ctx, id));
+}
+
+export async function listTags(em: EntityManager, ctx: CallerContext, page: PageInput) {
+  const rows = await pageById(em, TagSchema, ownWhere(ctx), page.limit, afterIdOf(page));
+  return toPage(rows, page.limit, tagView);
+}

@@ -1,0 +1,73 @@
+import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
+import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  execute,
+  findOneLive,
+  insertTags,
+  insertTransactions,
+  SELECT_COLUMNS,
+  selectTransactions,
+} from '../../data-access/transaction-repository.ts';
+import { billCardRows } from '../billing-support/card-rows.ts';
+import { nextMember } from './new-transaction.ts';
+import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
+import { recordTransactionChanges } from './record-changes.ts';
+
+/** POST /v1/transactions/{id}/installments: `quantity` more members after the last, monthly from it. */
+export async function appendInstallments(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+  quantity: number,
+  billing: BillingClient,
+) {
+  return em.transactional(async (tx) => {
+    const target = await findOneLive(tx, ctx, id);
+    if (!target) throw notFound(TRANSACTION_NOT_FOUND);
+    const seriesId = target.connected_transaction_id;
+    if (target.type !== 'PARCELLED' || !seriesId) return { created: 0 };
+    // the first member's row lock serializes appends to one purchase
+    await execute(tx, 'select id from transactions where id = ? for update', [seriesId]);
+    const [last] = await selectTransactions(
+      tx,
+      `select ${SELECT_COLUMNS} from transactions t
+       where t.connected_transaction_id = ? and t.deleted_at is null order by t.series_index desc limit 1`,
+      [seriesId],
+    );
+    const [{ next_index, anchor_day }] = await execute<{ next_index: number; anchor_day: number }>(
+      tx,
+      `select max(series_index) + 1 as next_index,
+              extract(day from min(date) filter (where series_index = 0))::int as anchor_day
+       from transactions where connected_transaction_id = ?`,
+      [seriesId],
+    );
+    const total = last.installments + quantity;
+    const members = Array.from({ length: quantity }, (_, k) =>
+      nextMember(last, addMonthsClamped(last.date as CalendarDate, k + 1, anchor_day ?? undefined), next_index + k, {
+        installments: total,
+        installment_number: (last.installment_number ?? last.installments) + k + 1,
+      }),
+    );
+    // card installments fill the bills after the last one
+    const rows = last.credit_card_id ? await billCardRows(billing, ctx, last.credit_card_id, members) : members;
+    await insertTransactions(tx, rows);
+    await execute(
+      tx,
+      'update transactions set installments = ?, updated_at = now() where connected_transaction_id = ?',
+      [total, seriesId],
+    );
+    const tags = await execute<{ tag_id: string }>(tx, 'select tag_id from transaction_tags where transaction_id = ?', [
+      last.id,
+    ]);
+    await insertTags(
+      tx,
+      rows.map((row) => row.id),
+      tags.map((tag) => tag.tag_id),
+    );
+    recordTransactionChanges(tx, ctx, 'created', rows);
+    return { created: rows.length };
+  });
+}

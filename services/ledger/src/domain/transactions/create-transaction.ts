@@ -1,0 +1,136 @@
+import { type CalendarDate, type Frequency, occurrenceDate, todayUtc } from '@finance/shared/calendar';
+import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { newId } from '@finance/shared/db/base-entity';
+import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  execute,
+  insertReturningRows,
+  insertTags,
+  type NewTransaction,
+  type TransactionRow,
+  visibleAccountIds,
+} from '../../data-access/transaction-repository.ts';
+import { assertOneHolder, billCardRows } from '../billing-support/card-rows.ts';
+import { assertReferences } from '../references/assert-references.ts';
+import { splitInstallments } from '../split-installments.ts';
+import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
+import { recordTransactionChanges } from './record-changes.ts';
+import { assertBusinessAllowed, descriptionOf, entryDateOf, type TransactionInput } from './transaction-input.ts';
+import { transactionView } from './transaction-view.ts';
+
+export type CreateTransactionInput = TransactionInput &
+  Required<Pick<TransactionInput, 'amount' | 'date' | 'is_expense' | 'title'>>;
+
+/** Checks the body's rules before anything is read or written. */
+function validate(ctx: CallerContext, input: CreateTransactionInput): void {
+  if (input.type === 'TRANSFER') {
+    throw invalidField('type', 'transferências são criadas com POST /v1/transactions/create-transfer');
+  }
+  assertOneHolder(input);
+  if (input.type === 'PARCELLED' && (input.installments === undefined || input.installments < 2)) {
+    throw invalidField('installments', 'compras parceladas têm de 2 a 120 parcelas');
+  }
+  if (input.type === 'PARCELLED' && input.is_full_amount && input.amount < (input.installments as number)) {
+    throw invalidField('amount', 'o total deve ter ao menos 1 centavo por parcela');
+  }
+  assertBusinessAllowed(ctx, input);
+}
+
+/** The rows of the request: one, the installments of a purchase or the occurrences of a recurrence. */
+export function buildRows(ctx: CallerContext, input: CreateTransactionInput, today: CalendarDate): NewTransaction[] {
+  const date = entryDateOf('date', input.date);
+  const type = input.type ?? 'FIXED';
+  const paid = input.paid ?? false;
+  const first = blankTransaction({
+    user_id: ctx.userId,
+    profile_id: ctx.profileId,
+    amount: input.amount,
+    date,
+    title: input.title,
+    is_expense: input.is_expense,
+    type,
+    description: descriptionOf(input.description),
+    paid,
+    paid_at: paid ? new Date().toISOString() : null,
+    currency: input.currency ?? 'BRL',
+    account_id: input.account_id ?? null,
+    category_id: input.category_id ?? null,
+    subcategory_id: input.subcategory_id ?? null,
+    competence_date: input.competence_date ? entryDateOf('competence_date', input.competence_date) : null,
+    contact_id: input.contact_id ?? null,
+    cost_center_id: input.cost_center_id ?? null,
+    document_number: input.document_number ?? null,
+    show_on_balance: input.show_on_balance ?? true,
+    is_full_amount: type === 'PARCELLED' ? (input.is_full_amount ?? false) : false,
+  });
+  if (type === 'FIXED') return [first];
+  // the first member's id links the whole series, itself included
+  const seriesId = first.id;
+  const member = (index: number, memberDate: CalendarDate, extra: Partial<NewTransaction>): NewTransaction => ({
+    ...first,
+    id: index === 0 ? seriesId : newId(),
+    date: memberDate,
+    connected_transaction_id: seriesId,
+    series_index: index,
+    paid: index === 0 ? first.paid : false,
+    paid_at: index === 0 ? first.paid_at : null,
+    ...extra,
+  });
+  if (type === 'PARCELLED') {
+    const n = input.installments as number;
+    const amounts = first.is_full_amount ? splitInstallments(input.amount, n) : Array(n).fill(input.amount);
+    return amounts.map((amount, i) =>
+      member(i, occurrenceDate(date, 'MONTHLY', i), { amount, installments: n, installment_number: i + 1 }),
+    );
+  }
+  const frequency: Frequency = input.frequency ?? 'MONTHLY';
+  const dates = pendingOccurrences(date, frequency, recurrenceHorizon(today), 0);
+  return (dates.length ? dates : [date]).map((d, i) => member(i, d, { frequency }));
+}
+
+/** POST /v1/transactions: the first member of what was created, in one database transaction. */
+export async function createTransaction(
+  em: EntityManager,
+  ctx: CallerContext,
+  input: CreateTransactionInput,
+  billing: BillingClient,
+  today: CalendarDate = todayUtc(),
+) {
+  validate(ctx, input);
+  const built = buildRows(ctx, input, today);
+  const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built) : built;
+  const first = rows[0];
+  const created = await em.transactional(async (tx) => {
+    if (input.account_id) {
+      const accounts = await visibleAccountIds(tx, ctx, [input.account_id]);
+      if (!accounts.has(input.account_id)) throw notFound('Conta não encontrada (account_id)');
+    }
+    const { subcategoryParent } = await assertReferences(tx, ctx, {
+      categoryId: input.category_id,
+      subcategoryId: input.subcategory_id,
+      contactId: input.contact_id,
+      costCenterId: input.cost_center_id,
+      tagIds: input.tag_ids,
+    });
+    // a subcategory sent alone files the entry under its category
+    if (subcategoryParent) for (const row of rows) row.category_id = subcategoryParent;
+    const inserted = await insertReturningRows(tx, rows);
+    await insertTags(
+      tx,
+      rows.map((row) => row.id),
+      input.tag_ids ?? [],
+    );
+    if (first.type === 'RECURRENT') {
+      await execute(
+        tx,
+        'insert into recurrence_series (series_id, anchor, frequency, next_index) values (?, ?::date, ?, ?)',
+        [first.id, first.date, first.frequency, rows.length],
+      );
+    }
+    recordTransactionChanges(tx, ctx, 'created', rows);
+    return inserted.find((row) => row.id === first.id) as TransactionRow;
+  });
+  return transactionView(created);
+}

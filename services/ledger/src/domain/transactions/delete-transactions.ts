@@ -1,0 +1,42 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { EditionType } from '@finance/shared/contracts/ledger/transactions';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  execute,
+  findOneLive,
+  liveSeriesMembers,
+  membersInScope,
+  softDelete,
+} from '../../data-access/transaction-repository.ts';
+import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
+import { recordTransactionChanges } from './record-changes.ts';
+import { calendarDateOf } from './transaction-input.ts';
+
+/** DELETE /v1/transactions/{id}: logical; a series scope reaches its members; a transfer leg takes its pair. */
+export async function deleteTransaction(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+  query: { edition_type?: EditionType | ''; edition_date?: string },
+) {
+  const scope = query.edition_type || 'THIS';
+  const from = query.edition_date === undefined ? undefined : calendarDateOf('edition_date', query.edition_date);
+  return em.transactional(async (tx) => {
+    const target = await findOneLive(tx, ctx, id, true);
+    if (!target) throw notFound(TRANSACTION_NOT_FOUND);
+    const ids =
+      target.type === 'TRANSFER' && target.connected_transaction_id
+        ? await liveSeriesMembers(tx, [target.connected_transaction_id])
+        : (await membersInScope(tx, [{ id, scope, from: from ?? target.date }])).map((m) => m.id);
+    const deleted = await softDelete(tx, ids);
+    // a recurrence whose future is deleted stops growing
+    if (target.type === 'RECURRENT' && scope !== 'THIS') {
+      await execute(tx, 'update recurrence_series set ended = true, updated_at = now() where series_id = ?', [
+        target.connected_transaction_id,
+      ]);
+    }
+    recordTransactionChanges(tx, ctx, 'deleted', deleted);
+    return { deleted: deleted.length };
+  });
+}

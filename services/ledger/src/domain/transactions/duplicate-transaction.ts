@@ -1,0 +1,45 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findOneLive, insertReturningRows } from '../../data-access/transaction-repository.ts';
+import { blankTransaction } from './new-transaction.ts';
+import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
+import { recordTransactionChanges } from './record-changes.ts';
+import { transactionView } from './transaction-view.ts';
+
+/** POST /v1/transactions/{id}/duplicate: a paid single copy, without tags or series link. */
+export async function duplicateTransaction(em: EntityManager, ctx: CallerContext, id: string) {
+  const row = await em.transactional(async (tx) => {
+    const source = await findOneLive(tx, ctx, id);
+    if (!source) throw notFound(TRANSACTION_NOT_FOUND);
+    const copy = blankTransaction({
+      user_id: ctx.userId,
+      profile_id: ctx.profileId,
+      amount: source.amount,
+      date: source.date,
+      title: source.title,
+      description: source.description,
+      is_expense: source.is_expense,
+      type: 'FIXED',
+      paid: true,
+      paid_at: new Date().toISOString(),
+      currency: source.currency,
+      account_id: source.account_id,
+      credit_card_id: source.credit_card_id,
+      // same date, same bill
+      bill_id: source.bill_id,
+      billed_at: source.billed_at ? new Date(source.billed_at).toISOString() : null,
+      category_id: source.category_id,
+      subcategory_id: source.subcategory_id,
+      competence_date: source.competence_date,
+      contact_id: source.contact_id,
+      cost_center_id: source.cost_center_id,
+      document_number: source.document_number,
+      show_on_balance: source.show_on_balance,
+    });
+    const [inserted] = await insertReturningRows(tx, [copy]);
+    recordTransactionChanges(tx, ctx, 'created', [copy]);
+    return inserted;
+  });
+  return transactionView(row);
+}

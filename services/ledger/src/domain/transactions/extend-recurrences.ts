@@ -1,0 +1,86 @@
+import type { CalendarDate, Frequency } from '@finance/shared/calendar';
+import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  execute,
+  insertTransactions,
+  SELECT_COLUMNS,
+  selectTransactions,
+} from '../../data-access/transaction-repository.ts';
+import { billCardRowsOfAnyContext } from '../billing-support/card-rows.ts';
+import { nextMember, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
+import { recordChangesByContext } from './record-changes.ts';
+
+interface SeriesRow {
+  series_id: string;
+  anchor: CalendarDate;
+  frequency: Frequency;
+  next_index: number;
+}
+
+/**
+ * Extends every open recurrence up to 12 months after `today`, a batch of series per transaction.
+ * Idempotent: positions already written are skipped by the unique (series, position) index, so a rerun
+ * or a run after days of downtime leaves exactly one occurrence per date.
+ */
+export async function extendRecurrences(
+  em: EntityManager,
+  today: CalendarDate,
+  batchSize = 200,
+  billing: BillingClient | null = null,
+): Promise<{ series: number; created: number }> {
+  const horizon = recurrenceHorizon(today);
+  let after = '00000000-0000-0000-0000-000000000000';
+  const totals = { series: 0, created: 0 };
+  for (;;) {
+    const batch = await em.fork().transactional(async (tx) => {
+      const series = await execute<SeriesRow>(
+        tx,
+        `select series_id, to_char(anchor, 'YYYY-MM-DD') as anchor, frequency, next_index from recurrence_series
+         where not ended and series_id > ? order by series_id limit ? for update skip locked`,
+        [after, batchSize],
+      );
+      if (series.length === 0) return { last: null, created: 0, size: 0 };
+      const ids = series.map((row) => row.series_id);
+      // the latest live member is the template, so edits "this and next" carry on
+      const templates = await selectTransactions(
+        tx,
+        `select distinct on (t.connected_transaction_id) ${SELECT_COLUMNS} from transactions t
+         where t.connected_transaction_id in (?) and t.deleted_at is null
+         order by t.connected_transaction_id, t.series_index desc`,
+        [ids],
+      );
+      const templateOf = new Map(templates.map((row) => [row.connected_transaction_id, row]));
+      const built = series.flatMap((s) => {
+        const template = templateOf.get(s.series_id);
+        if (!template) return [];
+        return pendingOccurrences(s.anchor, s.frequency, horizon, s.next_index).map((date, k) =>
+          nextMember(template, date, s.next_index + k),
+        );
+      });
+      // card occurrences get their bills from billing
+      const rows = billing ? await billCardRowsOfAnyContext(billing, built) : built;
+      const inserted = await insertTransactions(tx, rows);
+      await execute(
+        tx,
+        `update recurrence_series r set updated_at = now(),
+           next_index = greatest(r.next_index, coalesce(m.next, 0)),
+           ended = not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
+         from (select s.id, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
+               from unnest(?::uuid[]) as s(id)) m
+         where r.series_id = m.id`,
+        [`{${ids.join(',')}}`],
+      );
+      recordChangesByContext(
+        tx,
+        'created',
+        rows.filter((row) => inserted.has(row.id)),
+      );
+      return { last: ids[ids.length - 1], created: inserted.size, size: series.length };
+    });
+    totals.series += batch.size;
+    totals.created += batch.created;
+    if (!batch.last || batch.size < batchSize) return totals;
+    after = batch.last;
+  }
+}

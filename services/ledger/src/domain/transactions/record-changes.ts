@@ -1,0 +1,46 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextRef } from '@finance/shared/db/context-scope';
+import type { TransactionChanged } from '@finance/shared/queue/catalogue';
+import { recordEvent } from '@finance/shared/queue/outbox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TransactionRow } from '../../data-access/transaction-repository.ts';
+import { eventItem } from './transaction-view.ts';
+
+type EventRow = Parameters<typeof eventItem>[0];
+
+/** A row as a set-based `returning ${changedColumns()}` gives it: raw SQL hands the bigint amount back as text. */
+export type ChangedRow = Omit<EventRow, 'amount'> & { amount: number | string };
+
+/** The columns of ChangedRow, for the RETURNING clause of an UPDATE or INSERT on `transactions` as `alias`. */
+export const changedColumns = (alias = 't') =>
+  `${alias}.id, to_char(${alias}.date, 'YYYY-MM-DD') as date, ${alias}.amount::text as amount, ${alias}.is_expense, ` +
+  `${alias}.category_id, ${alias}.subcategory_id, ${alias}.type`;
+
+/** Writes `transaction.changed` in the command's transaction (flushed with its commit). */
+export function recordTransactionChanges(
+  em: EntityManager,
+  ctx: CallerContext,
+  change: TransactionChanged['change'],
+  rows: ChangedRow[],
+): void {
+  if (rows.length === 0) return;
+  const transactions = rows.map((row) => eventItem({ ...row, amount: Number(row.amount) }));
+  recordEvent(em, 'transaction.changed', contextRef(ctx), { change, transactions });
+}
+
+/** Same event for rows of several contexts (jobs): one event per context. */
+export function recordChangesByContext(
+  em: EntityManager,
+  change: TransactionChanged['change'],
+  rows: Array<EventRow & Pick<TransactionRow, 'user_id' | 'profile_id'>>,
+): void {
+  const groups = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = `${row.user_id}:${row.profile_id ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  for (const group of groups.values()) {
+    const ctx = { userId: group[0].user_id, profileId: group[0].profile_id, business: false, keyId: null };
+    recordTransactionChanges(em, ctx, change, group);
+  }
+}

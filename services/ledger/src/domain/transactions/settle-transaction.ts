@@ -1,0 +1,41 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  findOneLive,
+  SELECT_COLUMNS,
+  selectTransactions,
+  visibleAccountIds,
+} from '../../data-access/transaction-repository.ts';
+import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
+import { recordTransactionChanges } from './record-changes.ts';
+import { entryDateOf } from './transaction-input.ts';
+import { transactionView } from './transaction-view.ts';
+
+/** POST /v2/transactions/{id}/settle (business): an unpaid account title becomes paid on an account. */
+export async function settleTransaction(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+  input: { account_id: string; paid_at?: string },
+) {
+  const paidAt = input.paid_at === undefined ? null : entryDateOf('paid_at', input.paid_at);
+  const row = await em.transactional(async (tx) => {
+    const target = await findOneLive(tx, ctx, id, true);
+    if (!target) throw notFound(TRANSACTION_NOT_FOUND);
+    if (target.credit_card_id) throw invalidField('id', 'lançamentos de cartão não são liquidados');
+    if (target.paid) throw conflict('Lançamento já está pago');
+    const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
+    if (!visible.size) throw notFound('Conta não encontrada (account_id)');
+    const [settled] = await selectTransactions(
+      tx,
+      `update transactions t set paid = true, account_id = ?, updated_at = now(),
+         paid_at = coalesce(?::date::timestamp at time zone 'UTC', now())
+       where t.id = ? returning ${SELECT_COLUMNS}`,
+      [input.account_id, paidAt, id],
+    );
+    recordTransactionChanges(tx, ctx, 'updated', [settled]);
+    return settled;
+  });
+  return transactionView(row);
+}

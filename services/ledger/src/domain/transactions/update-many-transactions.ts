@@ -1,0 +1,174 @@
+import { daysBetween } from '@finance/shared/calendar';
+import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  execute,
+  findLive,
+  loadByIds,
+  membersInScope,
+  replaceTags,
+  type TransactionRow,
+  visibleAccountIds,
+} from '../../data-access/transaction-repository.ts';
+import { assertAtMostOneHolder, rebillCardRows, requireCard } from '../billing-support/card-rows.ts';
+import { assertReferences } from '../references/assert-references.ts';
+import { recordTransactionChanges } from './record-changes.ts';
+import {
+  assertBusinessAllowed,
+  calendarDateOf,
+  descriptionOf,
+  entryDateOf,
+  type TransactionInput,
+} from './transaction-input.ts';
+import { transactionView } from './transaction-view.ts';
+
+const IMMUTABLE = ['type', 'installments', 'frequency', 'is_full_amount'] as const;
+
+/** What makes a series a series cannot change through an edit. */
+function assertImmutable(targets: TransactionRow[], input: TransactionInput): void {
+  const details: FieldError[] = [];
+  for (const field of IMMUTABLE) {
+    if (input[field] === undefined) continue;
+    if (targets.some((row) => row[field] !== input[field])) {
+      details.push({ field, message: `${field} não pode ser alterado` });
+    }
+  }
+  if (details.length) throw badRequest('Dados inválidos', details);
+}
+
+/** A transfer's legs differ only in account and direction, which an edit of both legs cannot set. */
+function assertTransferEdit(targets: TransactionRow[], input: TransactionInput): void {
+  if (!targets.some((row) => row.type === 'TRANSFER')) return;
+  const details: FieldError[] = (['account_id', 'credit_card_id', 'is_expense'] as const)
+    .filter((field) => input[field] !== undefined)
+    .map((field) => ({ field, message: `${field} de uma transferência não muda; exclua e crie outra` }));
+  if (details.length) throw badRequest('Dados inválidos', details);
+}
+
+/** Plain column assignments for the fields sent (`?` values in order). */
+function assignments(input: TransactionInput, subcategoryParent: string | null): { sql: string[]; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  const set = (clause: string, ...values: unknown[]) => {
+    sql.push(clause);
+    params.push(...values);
+  };
+  if (input.amount !== undefined) set('amount = ?', input.amount);
+  if (input.title !== undefined) set('title = ?', input.title);
+  if (input.is_expense !== undefined) set('is_expense = ?', input.is_expense);
+  if (input.description !== undefined) set('description = ?', descriptionOf(input.description));
+  if (input.currency !== undefined) set('currency = ?', input.currency);
+  if (input.show_on_balance !== undefined) set('show_on_balance = ?', input.show_on_balance);
+  // an entry has one holder: moving it to an account leaves its card and bill, to a card its account
+  if (input.account_id !== undefined)
+    set('account_id = ?, credit_card_id = null, bill_id = null, billed_at = null', input.account_id);
+  if (input.credit_card_id !== undefined) {
+    // card entries are always paid at their date (PRODUCT.md §6); the bill is set once the dates are final
+    set('credit_card_id = ?, account_id = null, paid = true', input.credit_card_id);
+    set("paid_at = (t.date + s.delta)::timestamp at time zone 'UTC'");
+  } else if (input.paid !== undefined) {
+    // paying keeps an earlier payment time; unpaying clears it; an entry staying on its card stays paid
+    const card = input.account_id === undefined ? 't.credit_card_id is not null' : 'false';
+    set(`paid = ? or ${card}`, input.paid);
+    set(`paid_at = case when ${card} then t.paid_at when ? then coalesce(t.paid_at, now()) else null end`, input.paid);
+  }
+  if (input.category_id !== undefined) {
+    set('category_id = ?', input.category_id);
+    // a subcategory of the old category does not follow a category change
+    if (input.subcategory_id === undefined) {
+      set(
+        'subcategory_id = case when t.category_id is distinct from ? then null else t.subcategory_id end',
+        input.category_id,
+      );
+    }
+  }
+  if (input.subcategory_id !== undefined) set('subcategory_id = ?', input.subcategory_id);
+  // a subcategory sent alone brings its category
+  if (input.category_id === undefined && subcategoryParent) set('category_id = ?', subcategoryParent);
+  if (input.competence_date !== undefined) {
+    set('competence_date = ?::date', input.competence_date && entryDateOf('competence_date', input.competence_date));
+  }
+  if (input.contact_id !== undefined) set('contact_id = ?', input.contact_id);
+  if (input.cost_center_id !== undefined) set('cost_center_id = ?', input.cost_center_id);
+  if (input.document_number !== undefined) set('document_number = ?', input.document_number);
+  return { sql, params };
+}
+
+/** PUT /v2/transactions/duplicate/update-many: set-based, all or nothing. */
+export async function updateManyTransactions(
+  em: EntityManager,
+  ctx: CallerContext,
+  ids: string[],
+  input: TransactionInput,
+  billing: BillingClient,
+) {
+  assertAtMostOneHolder(input);
+  assertBusinessAllowed(ctx, input);
+  const newDate = input.date !== undefined ? entryDateOf('date', input.date) : undefined;
+  const editionDate = input.edition_date && calendarDateOf('edition_date', input.edition_date);
+  const scope = input.edition_type ?? 'THIS';
+  const rows = await em.transactional(async (tx) => {
+    const targets = await findLive(tx, ctx, ids, true);
+    if (targets.length !== ids.length) throw notFound('Lançamento não encontrado');
+    assertImmutable(targets, input);
+    assertTransferEdit(targets, input);
+    if (input.account_id !== undefined) {
+      const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
+      if (!visible.size) throw notFound('Conta não encontrada (account_id)');
+    }
+    if (input.credit_card_id !== undefined) await requireCard(billing, ctx, input.credit_card_id);
+    const { subcategoryParent } = await assertReferences(tx, ctx, {
+      categoryId: input.category_id,
+      subcategoryId: input.subcategory_id,
+      contactId: input.contact_id,
+      costCenterId: input.cost_center_id,
+      tagIds: input.tag_ids,
+    });
+    const byId = new Map(targets.map((row) => [row.id, row]));
+    const members = await membersInScope(
+      tx,
+      // both legs of a transfer always change together, so the pair keeps netting to zero
+      targets.map((row) => ({
+        id: row.id,
+        scope: row.type === 'TRANSFER' ? 'ALL' : scope,
+        from: editionDate ?? row.date,
+      })),
+    );
+    // every member moves by the days its own seed moved
+    const shifts = members.map((member) => ({
+      id: member.id,
+      delta: newDate ? daysBetween((byId.get(member.seed_id) as TransactionRow).date, newDate) : 0,
+    }));
+    const set = assignments(input, subcategoryParent);
+    if (newDate) set.sql.push('date = t.date + s.delta');
+    await execute(
+      tx,
+      `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
+       from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
+      [...set.params, JSON.stringify(shifts)],
+    );
+    const memberIds = members.map((member) => member.id);
+    if (newDate && scope !== 'THIS') {
+      // later occurrences of a moved recurrence follow the move
+      const moved = targets
+        .filter((row) => row.type === 'RECURRENT' && row.connected_transaction_id)
+        .map((row) => ({ id: row.connected_transaction_id, delta: daysBetween(row.date, newDate) }));
+      await execute(
+        tx,
+        `update recurrence_series r set anchor = r.anchor + s.delta, updated_at = now()
+         from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
+        [JSON.stringify(moved)],
+      );
+    }
+    if (input.tag_ids !== undefined) await replaceTags(tx, memberIds, input.tag_ids);
+    const loaded = await loadByIds(tx, memberIds);
+    // card entries that moved in time or to another card go to the bill their date falls in (404 for a foreign card)
+    const updated =
+      newDate || input.credit_card_id !== undefined ? await rebillCardRows(billing, tx, ctx, loaded) : loaded;
+    recordTransactionChanges(tx, ctx, 'updated', updated);
+    return updated;
+  });
+  return rows.map(transactionView);
+}

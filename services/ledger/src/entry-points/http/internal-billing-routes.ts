@@ -1,0 +1,132 @@
+import type { BillMove, BillPaymentInput, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { anyUuid, calendarDate, positiveCents } from '@finance/shared/contracts/common';
+import { callerOf } from '@finance/shared/http/service-routes';
+import { type Validated, validateRequest } from '@finance/shared/http/validate';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import express, { type Request, type Response, type Router } from 'express';
+import Joi from 'joi';
+import { billTotals, billTransactions } from '../../domain/billing-support/bill-contents.ts';
+import {
+  addPreviousBalances,
+  cardTransactionDates,
+  createBillPayment,
+  deleteCardTransactions,
+  reassignCardTransactions,
+} from '../../domain/billing-support/bill-moves.ts';
+
+const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
+
+/** Card and bill reads and writes for billing: behind the signed context, absent from the public table. */
+export function mountInternalBillingRoutes(router: Router, runtime: ServiceRuntime): void {
+  const { orm } = runtime;
+  const internal = express.Router();
+  const answer =
+    (schemas: Parameters<typeof validateRequest>[0], run: (input: Validated, ctx: CallerContext) => Promise<unknown>) =>
+    async (req: Request, res: Response) => {
+      res.json(await run(validateRequest(schemas, req), callerOf(res)));
+    };
+  internal.post(
+    '/internal/v1/card-transactions/search',
+    answer(
+      {
+        body: Joi.object({ credit_card_id: anyUuid().required(), bill_ids: billIds, totals_bill_ids: billIds }),
+      },
+      async (input, ctx) => {
+        const body = input.body as { credit_card_id: string; bill_ids: string[]; totals_bill_ids: string[] };
+        const em = orm.em.fork();
+        return {
+          transactions: await billTransactions(em, ctx, body.credit_card_id, body.bill_ids),
+          totals: await billTotals(em, ctx, body.totals_bill_ids),
+        };
+      },
+    ),
+  );
+  internal.post(
+    '/internal/v1/card-transactions/totals',
+    answer({ body: Joi.object({ bill_ids: billIds }) }, async (input, ctx) => ({
+      totals: await billTotals(orm.em.fork(), ctx, (input.body as { bill_ids: string[] }).bill_ids),
+    })),
+  );
+  internal.post(
+    '/internal/v1/card-transactions/dates',
+    answer(
+      { body: Joi.object({ credit_card_id: anyUuid().required(), from: calendarDate().allow(null).default(null) }) },
+      async (input, ctx) => {
+        const body = input.body as { credit_card_id: string; from: string | null };
+        return { transactions: await cardTransactionDates(orm.em.fork(), ctx, body.credit_card_id, body.from) };
+      },
+    ),
+  );
+  internal.post(
+    '/internal/v1/card-transactions/reassign',
+    answer(
+      {
+        body: Joi.object({
+          credit_card_id: anyUuid().required(),
+          moves: Joi.array()
+            .items(
+              Joi.object({
+                bill_id: anyUuid().required(),
+                billed_at: calendarDate().required(),
+                transaction_ids: Joi.array().items(anyUuid()).max(100_000).required(),
+              }),
+            )
+            .required(),
+        }),
+      },
+      (input, ctx) => {
+        const body = input.body as { credit_card_id: string; moves: BillMove[] };
+        return reassignCardTransactions(orm.em.fork(), ctx, body.credit_card_id, body.moves);
+      },
+    ),
+  );
+  internal.post(
+    '/internal/v1/card-transactions/previous-balances',
+    answer(
+      {
+        body: Joi.object({
+          entries: Joi.array()
+            .items(
+              Joi.object({
+                source_bill_id: anyUuid().required(),
+                bill_id: anyUuid().required(),
+                credit_card_id: anyUuid().required(),
+                amount: positiveCents().required(),
+                date: calendarDate().required(),
+                billed_at: calendarDate().required(),
+                title: Joi.string().max(200).required(),
+              }),
+            )
+            .max(5000)
+            .required(),
+        }),
+      },
+      (input, ctx) =>
+        addPreviousBalances(orm.em.fork(), ctx, (input.body as { entries: PreviousBalanceEntry[] }).entries),
+    ),
+  );
+  internal.post(
+    '/internal/v1/bill-payments',
+    answer(
+      {
+        body: Joi.object({
+          bill_id: anyUuid().required(),
+          account_id: anyUuid().required(),
+          amount: positiveCents().required(),
+          date: calendarDate().required(),
+          title: Joi.string().max(200).required(),
+        }),
+      },
+      (input, ctx) => createBillPayment(orm.em.fork(), ctx, input.body as BillPaymentInput),
+    ),
+  );
+  internal.post(
+    '/internal/v1/card-transactions/delete-of-card',
+    answer({ body: Joi.object({ credit_card_id: anyUuid().required(), bill_ids: billIds }) }, (input, ctx) => {
+      const body = input.body as { credit_card_id: string; bill_ids: string[] };
+      return deleteCardTransactions(orm.em.fork(), ctx, body.credit_card_id, body.bill_ids);
+    }),
+  );
+  router.use(internal);
+}

@@ -1,0 +1,20 @@
+import { personalConfigRoutes } from '@finance/shared/contracts/ledger/personal-config';
+import { routeById } from '@finance/shared/contracts/route';
+import { mountRoute } from '@finance/shared/http/service-routes';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import type { Router } from 'express';
+import {
+  getPersonalConfig,
+  type PersonalConfigInput,
+  updatePersonalConfig,
+} from '../../domain/preferences/personal-config.ts';
+
+const route = (operationId: string) => routeById(personalConfigRoutes, operationId);
+
+export function mountPersonalConfigRoutes(router: Router, runtime: ServiceRuntime): void {
+  const { orm } = runtime;
+  mountRoute(router, route('getPersonalConfig'), (_input, ctx) => getPersonalConfig(orm.em.fork(), ctx));
+  mountRoute(router, route('updatePersonalConfig'), (input, ctx) =>
+    updatePersonalConfig(orm.em.fork(), ctx, input.body as PersonalConfigInput),
+  );
+}

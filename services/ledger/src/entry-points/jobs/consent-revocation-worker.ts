@@ -1,0 +1,31 @@
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { eventProcessor } from '@finance/shared/queue/queues';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import { UnrecoverableError } from 'bullmq';
+import { type BankConnector, recordingBankConnector } from '../../domain/open-banking/bank-connector.ts';
+import { revokeConsent } from '../../domain/open-banking/revoke-consent.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Revokes the consent of connections whose last account was deleted (event relayed from the outbox). */
+export function startConsentRevocationWorker(
+  runtime: ServiceRuntime,
+  connector: BankConnector = recordingBankConnector,
+) {
+  return runtime.startWorker(
+    QUEUES.consentRevocation,
+    eventProcessor({
+      'connection.consent_revoke_requested': async (event) => {
+        const connectionId = (event.data as { connection_id?: unknown })?.connection_id;
+        const context = event.context;
+        if (typeof connectionId !== 'string' || !UUID.test(connectionId) || !context?.user_id) {
+          throw new UnrecoverableError('Pedido de revogação inválido');
+        }
+        const ctx = { userId: context.user_id, profileId: context.profile_id ?? null, business: false, keyId: null };
+        const outcome = await revokeConsent(runtime.orm.em.fork(), ctx, connectionId, connector);
+        if (outcome === 'unknown') throw new UnrecoverableError('Conexão não encontrada para revogação');
+      },
+    }),
+    1,
+  );
+}

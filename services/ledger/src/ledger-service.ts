@@ -1,0 +1,42 @@
+import { OutboxEventSchema } from '@finance/shared/queue/outbox';
+import type { ServiceDefinition } from '@finance/shared/service/start-service';
+import { AccountSchema } from './data-access/entities/account.ts';
+import { referenceEntities } from './data-access/entities/reference-entities.ts';
+import { ledgerMigrations } from './data-access/migrations/index.ts';
+import { mountAccountRoutes } from './entry-points/http/account-routes.ts';
+import { mountCategorizationRuleRoutes } from './entry-points/http/categorization-rule-routes.ts';
+import { mountInternalBillingRoutes } from './entry-points/http/internal-billing-routes.ts';
+import { mountInternalInsightsRoutes } from './entry-points/http/internal-insights-routes.ts';
+import { mountJobRoutes } from './entry-points/http/job-routes.ts';
+import { mountOpenBankingRoutes } from './entry-points/http/open-banking-routes.ts';
+import { mountReferenceRoutes } from './entry-points/http/reference-routes.ts';
+import { mountTransactionRoutes } from './entry-points/http/transaction-routes.ts';
+import { startConsentRevocationWorker } from './entry-points/jobs/consent-revocation-worker.ts';
+import { startImportWorker } from './entry-points/jobs/import-worker.ts';
+import { startRecategorizationWorker } from './entry-points/jobs/recategorization-worker.ts';
+import { startRecurrenceWorker } from './entry-points/jobs/recurrence-worker.ts';
+
+/** Ledger: accounts, categories, transactions, rules and imports, in the `ledger` schema. */
+export const ledgerService: ServiceDefinition = {
+  name: 'ledger',
+  schema: 'ledger',
+  entities: [OutboxEventSchema, AccountSchema, ...referenceEntities],
+  migrations: ledgerMigrations,
+  hasOutbox: true,
+  mountRoutes: (app, runtime) => {
+    mountAccountRoutes(app, runtime);
+    mountInternalBillingRoutes(app, runtime);
+    mountReferenceRoutes(app, runtime);
+    mountTransactionRoutes(app, runtime);
+    mountCategorizationRuleRoutes(app, runtime);
+    mountInternalInsightsRoutes(app, runtime);
+    mountJobRoutes(app, runtime);
+    mountOpenBankingRoutes(app, runtime);
+  },
+  startWorkers: async (runtime) => [
+    await startRecurrenceWorker(runtime),
+    startRecategorizationWorker(runtime),
+    startImportWorker(runtime),
+    startConsentRevocationWorker(runtime),
+  ],
+};

@@ -1,0 +1,12 @@
+import { createLogger } from '@finance/shared/logger';
+import { runMain } from '@finance/shared/service/run-main';
+import { startTelemetry } from '@finance/shared/telemetry/tracing';
+import { loadLedgerConfig } from './config.ts';
+
+const config = loadLedgerConfig();
+await startTelemetry('ledger', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+// imported after telemetry starts, so pg, ioredis and undici load already patched
+const { startService } = await import('@finance/shared/service/start-service');
+const { ledgerService } = await import('./ledger-service.ts');
+const logger = createLogger('ledger', config.LOG_LEVEL);
+await runMain('ledger', () => startService(ledgerService, config, { logger }), logger);
