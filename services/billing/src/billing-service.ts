@@ -1,0 +1,26 @@
+import { ProcessedEventSchema } from '@finance/shared/queue/inbox';
+import type { ServiceDefinition } from '@finance/shared/service/start-service';
+import { CreditCardSchema } from './data-access/entities/credit-card.ts';
+import { billingMigrations } from './data-access/migrations/index.ts';
+import { mountBillRoutes } from './entry-points/http/bill-routes.ts';
+import { mountCardRoutes } from './entry-points/http/card-routes.ts';
+import { mountInternalImportRoutes } from './entry-points/http/internal-import-routes.ts';
+import { mountInternalInsightsRoutes } from './entry-points/http/internal-insights-routes.ts';
+import { mountInternalRoutes } from './entry-points/http/internal-routes.ts';
+import { startBillRolloverWorker } from './entry-points/jobs/bill-rollover-worker.ts';
+
+/** Billing: credit cards and their bills, in the `billing` schema. */
+export const billingService: ServiceDefinition = {
+  name: 'billing',
+  schema: 'billing',
+  entities: [ProcessedEventSchema, CreditCardSchema],
+  migrations: billingMigrations,
+  mountRoutes: (app, runtime) => {
+    mountCardRoutes(app, runtime);
+    mountBillRoutes(app, runtime);
+    mountInternalRoutes(app, runtime);
+    mountInternalImportRoutes(app, runtime);
+    mountInternalInsightsRoutes(app, runtime);
+  },
+  startWorkers: async (runtime) => [await startBillRolloverWorker(runtime)],
+};

@@ -1,0 +1,151 @@
+import type { CalendarDate } from '@finance/shared/calendar';
+import { newId } from '@finance/shared/db/base-entity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BillDates } from '../domain/bills/bill-calendar.ts';
+
+export interface BillRow extends BillDates {
+  id: string;
+  creditCardId: string;
+  userId: string;
+  profileId: string | null;
+  rolledOverAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const columns = (a = '') => {
+  const q = a ? `${a}.` : '';
+  return `${q}id, ${q}credit_card_id, ${q}user_id, ${q}profile_id,
+  to_char(${q}reference_month, 'YYYY-MM-DD') as reference_month, to_char(${q}closing_date, 'YYYY-MM-DD') as closing_date,
+  to_char(${q}due_date, 'YYYY-MM-DD') as due_date, ${q}rolled_over_at, ${q}created_at, ${q}updated_at`;
+};
+
+interface RawBill {
+  id: string;
+  credit_card_id: string;
+  user_id: string;
+  profile_id: string | null;
+  reference_month: string;
+  closing_date: string;
+  due_date: string;
+  rolled_over_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const toRow = (raw: RawBill): BillRow => ({
+  id: raw.id,
+  creditCardId: raw.credit_card_id,
+  userId: raw.user_id,
+  profileId: raw.profile_id,
+  referenceMonth: raw.reference_month,
+  closingDate: raw.closing_date,
+  dueDate: raw.due_date,
+  rolledOverAt: raw.rolled_over_at,
+  createdAt: new Date(raw.created_at),
+  updatedAt: new Date(raw.updated_at),
+});
+
+const run = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
+  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+
+export const byMonth = (rows: BillRow[]) => new Map(rows.map((row) => [row.referenceMonth, row as BillDates]));
+
+export async function billsInMonths(
+  em: EntityManager,
+  cardId: string,
+  from: CalendarDate | null,
+  to: CalendarDate | null,
+): Promise<BillRow[]> {
+  const raws = await run<RawBill>(
+    em,
+    `select ${columns()} from bills where credit_card_id = ?
+       and (?::date is null or reference_month >= ?::date) and (?::date is null or reference_month <= ?::date)
+     order by reference_month`,
+    [cardId, from, from, to, to],
+  );
+  return raws.map(toRow);
+}
+
+export async function billsOfCards(em: EntityManager, cardIds: string[]): Promise<BillRow[]> {
+  if (cardIds.length === 0) return [];
+  const raws = await run<RawBill>(em, `select ${columns()} from bills where credit_card_id in (?)`, [cardIds]);
+  return raws.map(toRow);
+}
+
+/** A bill by id within the context's live cards; null when unknown or another context's. */
+export async function findBill(
+  em: EntityManager,
+  context: { sql: string; params: string[] },
+  id: string,
+): Promise<BillRow | null> {
+  const raws = await run<RawBill>(
+    em,
+    `select ${columns('b')} from bills b
+       join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
+     where b.id = ? and ${context.sql}`,
+    [id, ...context.params],
+  );
+  return raws[0] ? toRow(raws[0]) : null;
+}
+
+/** Creates the missing bills with the given dates in one statement; existing rows keep theirs (ids stay stable). */
+export async function insertMissingBills(
+  em: EntityManager,
+  owner: { userId: string; profileId: string | null; cardId: string },
+  bills: BillDates[],
+): Promise<void> {
+  if (bills.length === 0) return;
+  const now = new Date();
+  const values = bills.map(() => '(?, ?, ?, ?, ?::date, ?::date, ?::date, ?, ?)').join(', ');
+  const params = bills.flatMap((bill) => [
+    newId(),
+    owner.userId,
+    owner.profileId,
+    owner.cardId,
+    bill.referenceMonth,
+    bill.closingDate,
+    bill.dueDate,
+    now,
+    now,
+  ]);
+  await em.getConnection().execute(
+    `insert into bills (id, user_id, profile_id, credit_card_id, reference_month, closing_date, due_date, created_at, updated_at)
+       values ${values} on conflict (credit_card_id, reference_month) do nothing`,
+    params,
+    'run',
+    em.getTransactionContext(),
+  );
+}
+
+/** Sets new dates on existing bills in one statement. */
+export async function updateBillDates(em: EntityManager, bills: Array<BillDates & { id: string }>): Promise<void> {
+  if (bills.length === 0) return;
+  const values = bills.map(() => '(?::uuid, ?::date, ?::date)').join(', ');
+  await em.getConnection().execute(
+    `update bills b set closing_date = v.closing_date, due_date = v.due_date, updated_at = now()
+       from (values ${values}) as v (id, closing_date, due_date) where b.id = v.id`,
+    bills.flatMap((bill) => [bill.id, bill.closingDate, bill.dueDate]),
+    'run',
+    em.getTransactionContext(),
+  );
+}
+
+export async function markRolledOver(em: EntityManager, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await em
+    .getConnection()
+    .execute('update bills set rolled_over_at = now() where id in (?)', [ids], 'run', em.getTransactionContext());
+}
+
+/** Closed bills past due that were not carried yet, oldest first. */
+export async function billsDueForRollover(em: EntityManager, today: CalendarDate, limit: number): Promise<BillRow[]> {
+  const raws = await run<RawBill>(
+    em,
+    `select ${columns('b')} from bills b
+       join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
+     where b.rolled_over_at is null and b.due_date < ?::date order by b.due_date, b.id limit ?`,
+    [today, limit],
+  );
+  return raws.map(toRow);
+}

@@ -1,0 +1,48 @@
+import { type CalendarDate, parseCalendarDate } from '@finance/shared/calendar';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { isBillable, NOT_BILLABLE } from '@finance/shared/contracts/billing/bills';
+import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { billsInMonths, byMonth } from '../../data-access/bill-repository.ts';
+import { findCard } from '../../data-access/card-repository.ts';
+import type { CreditCard } from '../../data-access/entities/credit-card.ts';
+import { monthForDate, monthWindow } from './bill-calendar.ts';
+import { ensureBills } from './ensure-bills.ts';
+
+const cardSummary = (card: CreditCard) => ({ id: card.id, account_id: card.accountId, name: card.name });
+
+export const CARD_NOT_FOUND = 'Cartão de crédito não encontrado';
+
+/**
+ * The bill of each purchase date (created as needed) for the ledger: `billed_at` is the bill's closing date.
+ * Set-based: a fixed number of statements for any number of dates.
+ */
+export async function assignBills(
+  em: EntityManager,
+  ctx: CallerContext,
+  input: { credit_card_id: string; dates: string[] },
+) {
+  const dates = input.dates.map((date, index) => {
+    const parsed = parseCalendarDate(date);
+    if (!parsed) throw invalidField(`dates.${index}`, 'data inválida');
+    // named `date`: the ledger passes this 400 on for the transaction's own field
+    if (!isBillable(parsed)) throw invalidField('date', `data de cartão ${NOT_BILLABLE}`);
+    return parsed;
+  });
+  return em.transactional(async (tx) => {
+    const card = await findCard(tx, ctx, input.credit_card_id);
+    if (!card) throw notFound(CARD_NOT_FOUND);
+    if (dates.length === 0) return { card: cardSummary(card), assignments: [] };
+    const window = monthWindow(dates);
+    const stored = byMonth(await billsInMonths(tx, card.id, window.from, window.to));
+    const months = dates.map((date) => monthForDate(card, stored, date));
+    const { rows } = await ensureBills(tx, card, months);
+    return {
+      card: cardSummary(card),
+      assignments: dates.map((date: CalendarDate, index) => {
+        const bill = rows.get(months[index])!;
+        return { date, bill_id: bill.id, billed_at: bill.closingDate };
+      }),
+    };
+  });
+}

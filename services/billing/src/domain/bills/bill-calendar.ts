@@ -1,0 +1,50 @@
+import { addMonthsClamped, type CalendarDate, compare, startOfMonth } from '@finance/shared/calendar';
+import { billForDate, billPeriodForMonth } from '../bill-period.ts';
+
+/** The dates a stored bill keeps; a month without a row follows the card's days. */
+export interface BillDates {
+  referenceMonth: CalendarDate;
+  closingDate: CalendarDate;
+  dueDate: CalendarDate;
+}
+
+export interface CardDays {
+  closingDay: number;
+  dueDay: number;
+}
+
+const monthParts = (month: CalendarDate) => month.split('-').map(Number) as [number, number];
+
+/** The dates of month `month`'s bill: the stored row when there is one, else the card's days. */
+export function datesOfMonth(card: CardDays, stored: Map<string, BillDates>, month: CalendarDate): BillDates {
+  const found = stored.get(month);
+  if (found) return found;
+  const [year, monthNumber] = monthParts(month);
+  const period = billPeriodForMonth(card.closingDay, card.dueDay, year, monthNumber);
+  return { referenceMonth: period.referenceMonth, closingDate: period.closingDate, dueDate: period.dueDate };
+}
+
+/** Inclusive start of a bill: the closing date of the bill before it. */
+export const openDateOf = (card: CardDays, stored: Map<string, BillDates>, month: CalendarDate): CalendarDate =>
+  datesOfMonth(card, stored, addMonthsClamped(month, -1)).closingDate;
+
+/** The month whose bill holds `date`: previous closing ≤ date < own closing (a purchase on the closing day goes on). */
+export function monthForDate(card: CardDays, stored: Map<string, BillDates>, date: CalendarDate): CalendarDate {
+  let month = billForDate(card.closingDay, card.dueDay, date).referenceMonth;
+  // overridden bills may shift the boundary by a month either way; the bound only guards bad data
+  for (let step = 0; step < 24; step++) {
+    if (compare(date, openDateOf(card, stored, month)) < 0) month = addMonthsClamped(month, -1);
+    else if (compare(date, datesOfMonth(card, stored, month).closingDate) >= 0) month = addMonthsClamped(month, 1);
+    else return month;
+  }
+  return month;
+}
+
+/** First and last month worth loading from storage to resolve these dates. */
+export function monthWindow(dates: CalendarDate[]): { from: CalendarDate; to: CalendarDate } {
+  const sorted = [...dates].sort();
+  return {
+    from: addMonthsClamped(startOfMonth(sorted[0]), -3),
+    to: addMonthsClamped(startOfMonth(sorted[sorted.length - 1]), 3),
+  };
+}

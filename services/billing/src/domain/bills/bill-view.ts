@@ -1,0 +1,35 @@
+import { type CalendarDate, toIsoMidnight } from '@finance/shared/calendar';
+import type { BillTotals } from '@finance/shared/clients/ledger-billing-client';
+import { iso } from '@finance/shared/db/context-scope';
+import type { BillRow } from '../../data-access/bill-repository.ts';
+import { billStatus } from './bill-status.ts';
+
+/** The Bill record of the spec with PRODUCT.md §8's figures. */
+export function billView(row: BillRow, openDate: CalendarDate, totals: BillTotals | undefined, today: CalendarDate) {
+  const value = (totals?.purchases ?? 0) - (totals?.credits ?? 0);
+  const paid = totals?.payments ?? 0;
+  const balance = value - paid;
+  const { status, isPending } = billStatus(
+    { openDate, closingDate: row.closingDate, dueDate: row.dueDate },
+    { value, paid, balance, count: totals?.count ?? 0 },
+    today,
+  );
+  return {
+    id: row.id,
+    credit_card_id: row.creditCardId,
+    closing_date: toIsoMidnight(row.closingDate),
+    expiring_date: toIsoMidnight(row.dueDate),
+    value,
+    paid,
+    balance,
+    costs: totals?.costs ?? 0,
+    status,
+    isPending,
+    profile_id: row.profileId ?? null,
+    user_id: row.userId,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export type BillView = ReturnType<typeof billView>;

@@ -1,0 +1,65 @@
+import { addMonthsClamped, type CalendarDate, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import type { CurrentBill } from '@finance/shared/clients/billing-insights-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextSql } from '@finance/shared/db/context-scope';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type BillDates, monthForDate } from './bill-calendar.ts';
+
+interface Row {
+  card_id: string;
+  closing_day: number;
+  due_day: number;
+  bill_id: string | null;
+  reference_month: string | null;
+  closing_date: string | null;
+  due_date: string | null;
+}
+
+/**
+ * The stored bill of each live card of the context whose period holds `today` (its OPEN bill by dates;
+ * whether a fully paid one is PAID is the ledger's to say, it holds the totals). One query: the cards
+ * with their bills a few months around today, resolved with the same calendar as every bill read.
+ */
+export async function currentBills(
+  em: EntityManager,
+  ctx: CallerContext,
+  today: CalendarDate = todayUtc(),
+): Promise<{ bills: CurrentBill[] }> {
+  const scope = contextSql(ctx, 'c');
+  const month = startOfMonth(today);
+  const rows: Row[] = await em.getConnection().execute(
+    `select c.id as card_id, c.closing_day, c.due_day, b.id as bill_id,
+       to_char(b.reference_month, 'YYYY-MM-DD') as reference_month, to_char(b.closing_date, 'YYYY-MM-DD') as closing_date,
+       to_char(b.due_date, 'YYYY-MM-DD') as due_date
+     from credit_cards c
+       left join bills b on b.credit_card_id = c.id and b.reference_month between ?::date and ?::date
+     where ${scope.sql} and c.deleted_at is null`,
+    [addMonthsClamped(month, -3), addMonthsClamped(month, 3), ...scope.params],
+    'all',
+  );
+  const cards = new Map<string, { days: { closingDay: number; dueDay: number }; stored: Map<string, BillDates> }>();
+  const ids = new Map<string, string>();
+  for (const row of rows) {
+    const card = cards.get(row.card_id) ?? {
+      days: { closingDay: row.closing_day, dueDay: row.due_day },
+      stored: new Map<string, BillDates>(),
+    };
+    cards.set(row.card_id, card);
+    if (row.bill_id && row.reference_month && row.closing_date && row.due_date) {
+      card.stored.set(row.reference_month, {
+        referenceMonth: row.reference_month,
+        closingDate: row.closing_date,
+        dueDate: row.due_date,
+      });
+      ids.set(`${row.card_id}:${row.reference_month}`, row.bill_id);
+    }
+  }
+  const bills: CurrentBill[] = [];
+  for (const [cardId, card] of cards) {
+    const current = monthForDate(card.days, card.stored, today);
+    const id = ids.get(`${cardId}:${current}`);
+    const dates = card.stored.get(current);
+    if (id && dates) bills.push({ id, credit_card_id: cardId, closing_date: dates.closingDate });
+  }
+  return { bills };
+}

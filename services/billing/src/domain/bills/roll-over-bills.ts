@@ -1,0 +1,82 @@
+import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
+import type { LedgerBillingClient, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type BillRow, billsDueForRollover, markRolledOver } from '../../data-access/bill-repository.ts';
+import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
+import { ensureBills } from './ensure-bills.ts';
+
+const BATCH = 500;
+
+function byContext(bills: BillRow[]): Map<string, BillRow[]> {
+  const groups = new Map<string, BillRow[]>();
+  for (const bill of bills) {
+    const key = `${bill.userId}:${bill.profileId ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), bill]);
+  }
+  return groups;
+}
+
+/**
+ * Carries the unpaid remainder of every bill past its due date into the next bill as an
+ * `is_previous_balance` entry. The ledger keys entries by source bill, so a rerun (or a crash before the
+ * bill is marked) never creates a second one. Returns the number of entries asked for.
+ */
+export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClient, today: CalendarDate) {
+  let carried = 0;
+  for (;;) {
+    const due = await billsDueForRollover(em, today, BATCH);
+    if (due.length === 0) return { carried };
+    for (const bills of byContext(due).values()) {
+      const ctx: CallerContext = {
+        userId: bills[0].userId,
+        profileId: bills[0].profileId,
+        business: false,
+        keyId: null,
+      };
+      const totals = new Map(
+        (
+          await ledger.totals(
+            ctx,
+            bills.map((bill) => bill.id),
+          )
+        ).map((t) => [t.bill_id, t]),
+      );
+      const owing = bills.filter((bill) => {
+        const t = totals.get(bill.id);
+        return t && t.purchases - t.credits - t.payments > 0;
+      });
+      const entries: PreviousBalanceEntry[] = [];
+      const cards = await em.find(CreditCardSchema, { id: { $in: [...new Set(owing.map((b) => b.creditCardId))] } });
+      for (const card of cards) {
+        const sources = owing.filter((bill) => bill.creditCardId === card.id);
+        const next = await em.transactional((tx) =>
+          ensureBills(
+            tx,
+            card,
+            sources.map((bill) => addMonthsClamped(bill.referenceMonth, 1)),
+          ),
+        );
+        for (const source of sources) {
+          const t = totals.get(source.id)!;
+          const target = next.rows.get(addMonthsClamped(source.referenceMonth, 1))!;
+          entries.push({
+            source_bill_id: source.id,
+            bill_id: target.id,
+            credit_card_id: card.id,
+            amount: t.purchases - t.credits - t.payments,
+            date: source.closingDate,
+            billed_at: target.closingDate,
+            title: 'Saldo anterior da fatura',
+          });
+        }
+      }
+      await ledger.addPreviousBalances(ctx, entries);
+      carried += entries.length;
+      await markRolledOver(
+        em,
+        bills.map((bill) => bill.id),
+      );
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { type CalendarDate, startOfMonth, todayUtc, toIsoMidnight } from '@finance/shared/calendar';
+import type { CardTransaction, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type BillRow, billsOfCards } from '../../data-access/bill-repository.ts';
+import { findCard } from '../../data-access/card-repository.ts';
+import type { CreditCard } from '../../data-access/entities/credit-card.ts';
+import { type CardView, cardView } from '../cards/card-view.ts';
+import { CARD_NOT_FOUND } from './assign-bills.ts';
+import { openDateOf } from './bill-calendar.ts';
+import { billView } from './bill-view.ts';
+import { ensureBills } from './ensure-bills.ts';
+
+export interface BillFilters {
+  start_date?: string;
+  end_date?: string;
+  is_expense?: boolean;
+  category_ids?: string[];
+  'category_ids[]'?: string[];
+  amount?: number;
+}
+
+/** Spec Transaction plus the bill extras of PRODUCT.md §8. */
+function expand(transaction: CardTransaction, card: CardView, bill: BillRow) {
+  return {
+    ...transaction,
+    credit_card: card,
+    total: typeof transaction.total === 'number' ? transaction.total : transaction.amount,
+    projected_date: (transaction.billed_at as string | null) ?? toIsoMidnight(bill.closingDate),
+    projected_installment: transaction.installment_number ?? null,
+    reconciled_with: null,
+    reconciles: [],
+  };
+}
+
+/**
+ * The bill of a month and its transactions: a bounded number of queries and exactly one ledger call,
+ * whatever the number of transactions.
+ */
+export async function loadBill(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  card: CreditCard,
+  month: CalendarDate,
+) {
+  const { rows, stored } = await em.transactional((tx) => ensureBills(tx, card, [month]));
+  const bill = rows.get(month)!;
+  const unrolled = (await billsOfCards(em, [card.id])).filter((row) => !row.rolledOverAt).map((row) => row.id);
+  const { transactions, totals } = await ledger.billContents(
+    ctx,
+    card.id,
+    [bill.id],
+    [...new Set([...unrolled, bill.id])],
+  );
+  const owed = totals
+    .filter((total) => unrolled.includes(total.bill_id))
+    .reduce((sum, total) => sum + Math.max(total.purchases - total.credits - total.payments, 0), 0);
+  const cardRecord = cardView(card, owed);
+  return {
+    bill: billView(
+      bill,
+      openDateOf(card, stored, month),
+      totals.find((total) => total.bill_id === bill.id),
+      todayUtc(),
+    ),
+    transactions: transactions.map((transaction) => expand(transaction, cardRecord, bill)),
+  };
+}
+
+async function cardOf(em: EntityManager, ctx: CallerContext, cardId: string) {
+  const card = await findCard(em, ctx, cardId);
+  if (!card) throw notFound(CARD_NOT_FOUND);
+  return card;
+}
+
+export async function showBillByCard(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  cardId: string,
+  query: { date?: string },
+) {
+  const card = await cardOf(em, ctx, cardId);
+  return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? todayUtc()));
+}
+
+const dayOf = (value: unknown) => String(value).slice(0, 10);
+
+export async function listBillTransactions(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  cardId: string,
+  query: BillFilters & { date?: string },
+) {
+  const card = await cardOf(em, ctx, cardId);
+  const { transactions } = await loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? todayUtc()));
+  const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
+  const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
+  return {
+    transactions: transactions.filter(
+      (t) =>
+        (query.start_date === undefined || dayOf(t.date) >= query.start_date) &&
+        (query.end_date === undefined || dayOf(t.date) <= query.end_date) &&
+        (query.is_expense === undefined || t.is_expense === query.is_expense) &&
+        (categories.length === 0 || categories.includes(String(t.category_id).toLowerCase())) &&
+        (cents === undefined || t.amount === cents),
+    ),
+  };
+}

@@ -1,0 +1,136 @@
+import { startOfMonth, todayUtc } from '@finance/shared/calendar';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf } from '@finance/shared/db/pagination';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { billsOfCards } from '../../data-access/bill-repository.ts';
+import { findCard, listCardsPage, lockCard } from '../../data-access/card-repository.ts';
+import { type CreditCard, CreditCardSchema } from '../../data-access/entities/credit-card.ts';
+import { CARD_NOT_FOUND } from '../bills/assign-bills.ts';
+import { applyClosingDays } from '../bills/change-closing-date.ts';
+import { cardView } from './card-view.ts';
+import { owedByCard } from './owed-by-card.ts';
+
+export interface CardInput {
+  name?: string;
+  logo?: string | null;
+  account_id?: string;
+  closing_date?: number;
+  expiring_date?: number;
+  limit?: number;
+  is_unlimited?: boolean;
+}
+
+async function requireAccount(ledger: LedgerBillingClient, ctx: CallerContext, accountId: string) {
+  if (!(await ledger.accountExists(ctx, accountId))) throw notFound('Conta não encontrada');
+}
+
+async function viewOf(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, card: CreditCard) {
+  const owed = await owedByCard(em, ledger, ctx, [card.id]);
+  return cardView(card, owed.get(card.id) ?? 0);
+}
+
+export async function createCard(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, input: CardInput) {
+  await requireAccount(ledger, ctx, input.account_id!);
+  const card = em.create(CreditCardSchema, {
+    ...ownerOf(ctx),
+    name: input.name!,
+    logo: input.logo ?? null,
+    accountId: input.account_id!,
+    closingDay: input.closing_date!,
+    dueDay: input.expiring_date!,
+    limit: input.limit ?? 0,
+    isUnlimited: input.is_unlimited ?? false,
+    needsClosingDateReview: false,
+    connectionId: null,
+    externalId: null,
+    deletedAt: null,
+  });
+  await em.flush();
+  return cardView(card, 0);
+}
+
+export async function getCard(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, id: string) {
+  const card = await findCard(em, ctx, id);
+  if (!card) throw notFound(CARD_NOT_FOUND);
+  return viewOf(em, ledger, ctx, card);
+}
+
+export async function listCards(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  page: { limit: number; cursor?: string },
+) {
+  const rows = await listCardsPage(em, ctx, page.limit, afterIdOf(page.cursor));
+  const items = rows.slice(0, page.limit);
+  const owed = await owedByCard(
+    em,
+    ledger,
+    ctx,
+    items.map((card) => card.id),
+  );
+  return {
+    data: items.map((card) => cardView(card, owed.get(card.id) ?? 0)),
+    next_cursor: rows.length > page.limit ? encodeCursor([items[items.length - 1].id]) : null,
+  };
+}
+
+/** Only the fields sent change; new days apply from the current bill on (THIS_AND_NEXT). */
+export async function updateCard(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  id: string,
+  input: CardInput,
+) {
+  const found = await findCard(em, ctx, id);
+  if (!found) throw notFound(CARD_NOT_FOUND);
+  if (input.account_id !== undefined && input.account_id !== found.accountId) {
+    await requireAccount(ledger, ctx, input.account_id);
+  }
+  const card = await em.transactional(async (tx) => {
+    const locked = await lockCard(tx, id);
+    if (input.name !== undefined) locked.name = input.name;
+    if (input.logo !== undefined) locked.logo = input.logo;
+    if (input.account_id !== undefined) locked.accountId = input.account_id;
+    if (input.limit !== undefined) locked.limit = input.limit;
+    if (input.is_unlimited !== undefined) locked.isUnlimited = input.is_unlimited;
+    const closingDay = input.closing_date ?? locked.closingDay;
+    const dueDay = locked.connectionId ? locked.dueDay : (input.expiring_date ?? locked.dueDay);
+    if (closingDay !== locked.closingDay || dueDay !== locked.dueDay) {
+      await applyClosingDays(tx, ledger, ctx, locked, {
+        month: startOfMonth(todayUtc()),
+        editionType: 'THIS_AND_NEXT',
+        closingDay,
+        dueDay,
+      });
+      locked.needsClosingDateReview = false;
+    }
+    await tx.flush();
+    return locked;
+  });
+  return viewOf(em.fork(), ledger, ctx, card);
+}
+
+/** Logical deletion: the card, its bills, its entries and their payments vanish from every read and total. */
+export async function deleteCard(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, id: string) {
+  const card = await findCard(em, ctx, id);
+  if (!card) throw notFound(CARD_NOT_FOUND);
+  const view = await viewOf(em, ledger, ctx, card);
+  await em.transactional(async (tx) => {
+    const locked = await lockCard(tx, id);
+    locked.deletedAt = new Date();
+    await tx.flush();
+    const bills = await billsOfCards(tx, [id]);
+    // the ledger commits first; were billing's commit to fail, a retry deletes nothing twice
+    await ledger.deleteCardTransactions(
+      ctx,
+      id,
+      bills.map((bill) => bill.id),
+    );
+  });
+  return view;
+}

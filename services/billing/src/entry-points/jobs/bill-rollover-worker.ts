@@ -1,0 +1,28 @@
+import { todayUtc } from '@finance/shared/calendar';
+import { type BillRolloverJob, QUEUES } from '@finance/shared/queue/catalogue';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import { UnrecoverableError } from 'bullmq';
+import { rollOverBills } from '../../domain/bills/roll-over-bills.ts';
+import { ledgerFor } from '../../ledger-client.ts';
+
+export const ROLLOVER_SCHEDULER_ID = 'daily-bill-rollover';
+
+/** Daily at 03:00 UTC; the job carries no date, so a late run catches up on every bill past due. */
+export async function startBillRolloverWorker(runtime: ServiceRuntime) {
+  await runtime.queues
+    .get(QUEUES.billRollover)
+    .upsertJobScheduler(
+      ROLLOVER_SCHEDULER_ID,
+      { pattern: '0 3 * * *', tz: 'UTC' },
+      { name: 'bill-rollover', data: {} },
+    );
+  return runtime.startWorker<BillRolloverJob>(
+    QUEUES.billRollover,
+    async (job) => {
+      const date = job.data?.date;
+      if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UnrecoverableError('bad rollover date');
+      return rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), date ?? todayUtc());
+    },
+    1,
+  );
+}

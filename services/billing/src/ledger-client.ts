@@ -1,0 +1,17 @@
+import { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import { InternalClient } from '@finance/shared/http/internal-client';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import type { BillingConfig } from './config.ts';
+
+const clients = new WeakMap<ServiceRuntime, LedgerBillingClient>();
+
+/** One ledger client per running billing service (tests read its call counter). */
+export function ledgerFor(runtime: ServiceRuntime): LedgerBillingClient {
+  let client = clients.get(runtime);
+  if (!client) {
+    const config = runtime.config as BillingConfig;
+    client = new LedgerBillingClient(new InternalClient(config.LEDGER_URL, config.INTERNAL_SECRET));
+    clients.set(runtime, client);
+  }
+  return client;
+}
