@@ -1,0 +1,10 @@
+import type { MigrationList } from '@finance/shared/db/orm';
+import { CreateInboxTable } from '@finance/shared/queue/inbox';
+import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notifications.ts';
+import { CreateInvestments } from './0002-create-investments.ts';
+
+export const insightsMigrations: MigrationList = [
+  { name: '0000-create-inbox', class: CreateInboxTable },
+  { name: '0001-create-limits-goals-notifications', class: CreateLimitsGoalsNotifications },
+  { name: '0002-create-investments', class: CreateInvestments },
+];

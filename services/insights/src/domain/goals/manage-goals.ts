@@ -1,0 +1,146 @@
+import { parseCalendarDate } from '@finance/shared/calendar';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { ownerOf } from '@finance/shared/db/context-scope';
+import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Goal, GoalReminderSchema, GoalSchema } from '../../data-access/entities/goal.ts';
+import { findGoal, listGoalsPage } from '../../data-access/goal-repository.ts';
+import { assertCategory } from '../category-check.ts';
+import { afterIdOf, idPage } from '../cursor-page.ts';
+import { goalViews } from './goal-views.ts';
+
+export interface ReminderInput {
+  amount: number;
+  frequency: 'MONTHLY';
+  start_date: string;
+  end_date?: string | null;
+}
+
+export interface GoalInput {
+  title?: string;
+  amount?: number;
+  deadline?: string;
+  image?: string | null;
+  is_monthly?: boolean;
+  home_card_closed?: boolean;
+  category_id?: string | null;
+  reminder?: ReminderInput | null;
+}
+
+export const GOAL_NOT_FOUND = 'Meta não encontrada';
+
+function deadlineOf(input: string): string {
+  const date = parseCalendarDate(input);
+  if (!date) throw invalidField('deadline', 'deadline deve ser uma data válida');
+  return date;
+}
+
+function checkReminder(reminder: ReminderInput | null | undefined): void {
+  if (reminder?.end_date && reminder.end_date < reminder.start_date) {
+    throw invalidField('reminder.end_date', 'end_date não pode ser anterior a start_date');
+  }
+}
+
+async function viewOne(em: EntityManager, ledger: LedgerInsightsClient, ctx: CallerContext, goal: Goal) {
+  return (await goalViews(em, ledger, ctx, [goal]))[0];
+}
+
+/** Replaces the goal's reminder: null removes it; an object keeps `last_notification` of the one it replaces. */
+async function saveReminder(tx: EntityManager, goal: Goal, ctx: CallerContext, reminder: ReminderInput | null) {
+  const existing = await tx.findOne(GoalReminderSchema, { goalId: goal.id });
+  if (!reminder) {
+    if (existing) tx.remove(existing);
+    return;
+  }
+  const fields = {
+    amount: reminder.amount,
+    frequency: reminder.frequency,
+    startDate: reminder.start_date,
+    endDate: reminder.end_date ?? null,
+  };
+  if (existing) Object.assign(existing, fields);
+  else tx.create(GoalReminderSchema, { goalId: goal.id, userId: ctx.userId, lastNotification: null, ...fields });
+}
+
+export async function createGoal(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  input: GoalInput & { title: string; amount: number; deadline: string },
+) {
+  const deadline = deadlineOf(input.deadline);
+  checkReminder(input.reminder);
+  if (input.category_id) await assertCategory(ledger, ctx, input.category_id);
+  const goal = await em.transactional(async (tx) => {
+    const created = tx.create(GoalSchema, {
+      ...ownerOf(ctx),
+      title: input.title,
+      amount: input.amount,
+      deadline,
+      image: input.image ?? null,
+      isMonthly: input.is_monthly ?? false,
+      homeCardClosed: input.home_card_closed ?? false,
+      categoryId: input.category_id ?? null,
+    });
+    // the reminder references the goal by id only, so the goal row must exist first
+    await tx.flush();
+    if (input.reminder) await saveReminder(tx, created, ctx, input.reminder);
+    return created;
+  });
+  return viewOne(em.fork(), ledger, ctx, goal);
+}
+
+export async function listGoals(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  page: { limit: number; cursor?: string },
+) {
+  const { items, next_cursor } = idPage(await listGoalsPage(em, ctx, page.limit, afterIdOf(page.cursor)), page.limit);
+  return { data: await goalViews(em, ledger, ctx, items), next_cursor };
+}
+
+export async function getGoal(em: EntityManager, ledger: LedgerInsightsClient, ctx: CallerContext, id: string) {
+  const goal = await findGoal(em, ctx, id);
+  if (!goal) throw notFound(GOAL_NOT_FOUND);
+  return { goal: await viewOne(em, ledger, ctx, goal) };
+}
+
+export async function updateGoal(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  id: string,
+  input: GoalInput,
+) {
+  const deadline = input.deadline !== undefined ? deadlineOf(input.deadline) : undefined;
+  checkReminder(input.reminder);
+  if (!(await findGoal(em, ctx, id))) throw notFound(GOAL_NOT_FOUND);
+  if (input.category_id) await assertCategory(ledger, ctx, input.category_id);
+  const goal = await em.transactional(async (tx) => {
+    const row = await findGoal(tx, ctx, id);
+    if (!row) throw notFound(GOAL_NOT_FOUND);
+    if (input.title !== undefined) row.title = input.title;
+    if (input.amount !== undefined) row.amount = input.amount;
+    if (deadline !== undefined) row.deadline = deadline;
+    if (input.image !== undefined) row.image = input.image;
+    if (input.is_monthly !== undefined) row.isMonthly = input.is_monthly;
+    if (input.home_card_closed !== undefined) row.homeCardClosed = input.home_card_closed;
+    if (input.category_id !== undefined) row.categoryId = input.category_id;
+    if (input.reminder !== undefined) await saveReminder(tx, row, ctx, input.reminder);
+    return row;
+  });
+  return viewOne(em.fork(), ledger, ctx, goal);
+}
+
+export async function deleteGoal(em: EntityManager, ledger: LedgerInsightsClient, ctx: CallerContext, id: string) {
+  const goal = await findGoal(em, ctx, id);
+  if (!goal) throw notFound(GOAL_NOT_FOUND);
+  const view = await viewOne(em, ledger, ctx, goal);
+  // values and reminder go with it (foreign keys cascade)
+  await em.transactional(async (tx) => {
+    await tx.nativeDelete(GoalSchema, { id: goal.id });
+  });
+  return view;
+}

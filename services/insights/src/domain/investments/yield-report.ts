@@ -1,0 +1,24 @@
+import { type CalendarDate, todayUtc } from '@finance/shared/calendar';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { snapshotDays, snapshotsInWindow } from '../../data-access/investment-reads.ts';
+import { computeYieldReport, type YieldReport } from '../yield-periods.ts';
+import { withSnapshotDays, yieldWindowStart } from './yield-window.ts';
+
+export type YieldReportQuery = { date?: CalendarDate; limit: number };
+
+/**
+ * GET /v1/investments/yield (PRODUCT.md §10) from stored snapshots, never a live bank query: one query for the
+ * snapshot days, one for the snapshots from the earliest day a period compares (with the materialized daily yields
+ * standing in for older history), fed to computeYieldReport.
+ */
+export async function investmentYieldReport(
+  em: EntityManager,
+  ctx: CallerContext,
+  query: YieldReportQuery,
+): Promise<YieldReport> {
+  const referenceDate = query.date ?? todayUtc();
+  const days = await snapshotDays(em, ctx, referenceDate);
+  const snapshots = days.length === 0 ? [] : await snapshotsInWindow(em, ctx, yieldWindowStart(days), referenceDate);
+  return withSnapshotDays(computeYieldReport({ snapshots, referenceDate, limit: query.limit }), days);
+}

@@ -1,0 +1,123 @@
+import { startOfMonth, todayUtc } from '@finance/shared/calendar';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { ownerOf } from '@finance/shared/db/context-scope';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type LimitFrequency, SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
+import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
+import { assertCategory } from '../category-check.ts';
+import { afterIdOf, idPage } from '../cursor-page.ts';
+import { limitViews } from './limit-views.ts';
+
+export interface SpendingLimitInput {
+  amount?: number;
+  category_id?: string;
+  subcategory_id?: string | null;
+  frequency?: LimitFrequency;
+  start_date?: string;
+  title?: string;
+  notification_percentage?: number;
+}
+
+const NOT_FOUND = 'Limite de gastos não encontrado';
+
+async function limitOr404(em: EntityManager, ctx: CallerContext, id: string) {
+  const limit = await findLimit(em, ctx, id);
+  if (!limit) throw notFound(NOT_FOUND);
+  return limit;
+}
+
+async function viewOne(ledger: LedgerInsightsClient, ctx: CallerContext, limit: Parameters<typeof limitViews>[2][0]) {
+  return (await limitViews(ledger, ctx, [limit]))[0];
+}
+
+/** PRODUCT.md §10 defaults: title = category name, MONTHLY, first day of the current month, 80 %. */
+export async function createSpendingLimit(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  input: SpendingLimitInput & { amount: number; category_id: string },
+) {
+  const category = await assertCategory(ledger, ctx, input.category_id, input.subcategory_id ?? null);
+  const limit = await em.transactional(async (tx) =>
+    tx.create(SpendingLimitSchema, {
+      ...ownerOf(ctx),
+      title: input.title ?? category.name,
+      amount: input.amount,
+      categoryId: input.category_id,
+      subcategoryId: input.subcategory_id ?? null,
+      frequency: input.frequency ?? 'MONTHLY',
+      startDate: input.start_date ?? startOfMonth(todayUtc()),
+      notificationPercentage: input.notification_percentage ?? 80,
+    }),
+  );
+  return viewOne(ledger, ctx, limit);
+}
+
+export async function listSpendingLimits(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  page: { limit: number; cursor?: string },
+) {
+  const { items, next_cursor } = idPage(await listLimitsPage(em, ctx, page.limit, afterIdOf(page.cursor)), page.limit);
+  return { data: await limitViews(ledger, ctx, items), next_cursor };
+}
+
+export async function getSpendingLimit(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  id: string,
+) {
+  const limit = await limitOr404(em, ctx, id);
+  return viewOne(ledger, ctx, limit);
+}
+
+/** Only fields sent change; a changed category or subcategory is checked like on creation. */
+export async function updateSpendingLimit(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  id: string,
+  input: SpendingLimitInput,
+) {
+  const existing = await limitOr404(em, ctx, id);
+  const categoryId = input.category_id ?? existing.categoryId;
+  const subcategoryId =
+    input.subcategory_id !== undefined
+      ? input.subcategory_id
+      : input.category_id && input.category_id !== existing.categoryId
+        ? null
+        : (existing.subcategoryId ?? null);
+  if (input.category_id !== undefined || input.subcategory_id !== undefined) {
+    await assertCategory(ledger, ctx, categoryId, subcategoryId);
+  }
+  const limit = await em.transactional(async (tx) => {
+    const row = await limitOr404(tx, ctx, id);
+    row.categoryId = categoryId;
+    row.subcategoryId = subcategoryId;
+    if (input.amount !== undefined) row.amount = input.amount;
+    if (input.frequency !== undefined) row.frequency = input.frequency;
+    if (input.start_date !== undefined) row.startDate = input.start_date;
+    if (input.title !== undefined) row.title = input.title;
+    if (input.notification_percentage !== undefined) row.notificationPercentage = input.notification_percentage;
+    return row;
+  });
+  return viewOne(ledger, ctx, limit);
+}
+
+export async function deleteSpendingLimit(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  id: string,
+) {
+  const limit = await limitOr404(em, ctx, id);
+  const view = await viewOne(ledger, ctx, limit);
+  await em.transactional(async (tx) => {
+    await tx.nativeDelete(SpendingLimitSchema, { id: limit.id });
+  });
+  return view;
+}

@@ -1,0 +1,46 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextWhere, encodeCursor } from '@finance/shared/db/context-scope';
+import { notFound } from '@finance/shared/errors/app-error';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotificationSchema } from '../../data-access/entities/notification.ts';
+import { afterTimeIdOf } from '../cursor-page.ts';
+import { notificationView } from './notification-view.ts';
+
+const NOT_FOUND = 'Notificação não encontrada';
+
+/** Newest first; the cursor carries (createdAt, id) of the last row. */
+export async function listNotifications(
+  em: EntityManager,
+  ctx: CallerContext,
+  query: { limit: number; cursor?: string; unread?: boolean },
+) {
+  const after = afterTimeIdOf(query.cursor);
+  const rows = await em.find(
+    NotificationSchema,
+    {
+      ...contextWhere(ctx),
+      ...(query.unread ? { readAt: null } : {}),
+      ...(after
+        ? { $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] }
+        : {}),
+    },
+    { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], limit: query.limit + 1 },
+  );
+  const items = rows.slice(0, query.limit);
+  const last = items[items.length - 1];
+  return {
+    data: items.map(notificationView),
+    next_cursor: rows.length > query.limit ? encodeCursor([last.createdAt.toISOString(), last.id]) : null,
+  };
+}
+
+export async function markNotification(em: EntityManager, ctx: CallerContext, id: string, read: boolean) {
+  return em.transactional(async (tx) => {
+    const row = await tx.findOne(NotificationSchema, { id, ...contextWhere(ctx) });
+    if (!row) throw notFound(NOT_FOUND);
+    // a second `read: true` keeps the first reading time
+    row.readAt = read ? (row.readAt ?? new Date()) : null;
+    await tx.flush();
+    return notificationView(row);
+  });
+}

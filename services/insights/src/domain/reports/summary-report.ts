@@ -1,0 +1,21 @@
+import { todayUtc } from '@finance/shared/calendar';
+import type { BillingInsightsClient } from '@finance/shared/clients/billing-insights-client';
+import type { LedgerInsightsClient, Period } from '@finance/shared/clients/ledger-insights-client';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { assertPeriod } from './period.ts';
+
+/**
+ * Totals computed by ledger in one statement with the context's preferences (PRODUCT.md §10); the open
+ * bills whose purchases show_open_bill and include_current_bill_in_to_pay govern come from billing.
+ */
+export async function summaryReport(
+  ledger: LedgerInsightsClient,
+  billing: BillingInsightsClient,
+  ctx: CallerContext,
+  period: Period,
+  today = todayUtc(),
+) {
+  const checked = assertPeriod(period);
+  const { bills } = await billing.currentBills(ctx);
+  return ledger.summary(ctx, { ...checked, today, open_bill_ids: bills.map((bill) => bill.id) });
+}

@@ -1,0 +1,38 @@
+import type { DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { handleOnce } from '@finance/shared/queue/inbox';
+import { eventProcessor } from '@finance/shared/queue/queues';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import { UnrecoverableError } from 'bullmq';
+import { ledgerClientFor } from '../../data-access/ledger.ts';
+import { insertNotifications } from '../../data-access/notification-writes.ts';
+import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
+
+const CONSUMER = 'insights';
+
+/** Consumes ledger events once each (inbox); `transaction.changed` checks the spending limits it touches. */
+export function startLedgerEventsWorker(runtime: ServiceRuntime) {
+  const { orm, logger } = runtime;
+  const ledger = ledgerClientFor(runtime);
+  return runtime.startWorker(
+    QUEUES.insightsLedgerEvents,
+    eventProcessor({
+      'account.created': async (event) => {
+        const applied = await handleOnce(orm.em.fork(), event, CONSUMER, async () => undefined);
+        logger.debug({ eventId: event.event_id, applied }, 'account.created consumed');
+      },
+      'transaction.changed': async (event) => {
+        const changed = event as DomainEvent<TransactionChanged>;
+        if (!changed.context?.user_id || !Array.isArray(changed.data?.transactions)) {
+          throw new UnrecoverableError('malformed transaction.changed event');
+        }
+        const em = orm.em.fork();
+        // spending is read before the inbox transaction so no HTTP call holds a database transaction open
+        const alerts = await spendingAlertsFor(em, ledger, changed);
+        await handleOnce(em, event, CONSUMER, async (tx) => {
+          await insertNotifications(tx, alerts);
+        });
+      },
+    }),
+  );
+}
