@@ -1,0 +1,525 @@
+import { InternalClient } from '@finance/shared/http/internal-client';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { rollOverBills } from '../../services/billing/src/domain/bills/roll-over-bills.ts';
+import { ROLLOVER_SCHEDULER_ID } from '../../services/billing/src/entry-points/jobs/bill-rollover-worker.ts';
+import { ledgerFor } from '../../services/billing/src/ledger-client.ts';
+import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+type Assignment = { date: string; bill_id: string; billed_at: string };
+
+describe('billing: bills of a card (closing 10, due 17) through the gateway', () => {
+  const queries: Record<string, number> = { ledger: 0, billing: 0 };
+  let stack: TestStack;
+  let tenant: Tenant;
+  let accountId: string;
+  let internal: InternalClient;
+
+  beforeAll(async () => {
+    // the outbox relay and the event consumers work on their own (their statements are not the request's)
+    stack = await TestStack.start({
+      onQuery: (service, sql) => {
+        const plain = sql.split(String.fromCharCode(27)).join('');
+        if (!/outbox_events|processed_events|\[query\] (\[\d+m)?(begin|commit|rollback)\b/.test(plain))
+          queries[service] = (queries[service] ?? 0) + 1;
+      },
+    });
+    tenant = await stack.tenant();
+    accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
+    const billing = stack.service('billing');
+    internal = new InternalClient(billing.url, billing.runtime.config.INTERNAL_SECRET);
+  });
+  afterAll(() => stack?.stop());
+
+  const ctx = () => ({ userId: tenant.userId, profileId: null, business: false, keyId: null });
+  const newCard = async () =>
+    (
+      await tenant.api.post('/v1/credit-cards', {
+        name: 'Cartão',
+        account_id: accountId,
+        closing_date: 10,
+        expiring_date: 17,
+        limit: 1_000_000,
+      })
+    ).body;
+  const assign = (cardId: string, dates: string[]) =>
+    internal.post<{ card: { id: string }; assignments: Assignment[] }>('/internal/v1/bills/assign', {
+      context: ctx(),
+      body: { credit_card_id: cardId, dates },
+    });
+
+  /** Card purchases written as the ledger stores them, with the bill billing assigned (no public route yet). */
+  async function purchase(
+    cardId: string,
+    items: Array<{ date: string; amount: number; is_expense?: boolean; category_id?: string | null }>,
+  ) {
+    const { assignments } = await assign(
+      cardId,
+      items.map((item) => item.date),
+    );
+    const rows = items.map((item, index) => ({
+      ...item,
+      bill_id: assignments[index].bill_id,
+      billed_at: assignments[index].billed_at,
+    }));
+    await stack.sql(
+      `insert into ledger.transactions (id, user_id, amount, date, title, is_expense, paid, paid_at, type, credit_card_id,
+         bill_id, billed_at, category_id, created_at, updated_at)
+       select gen_random_uuid(), $1, r.amount, r.date, 'Compra', coalesce(r.is_expense, true), true, now(), 'FIXED', $2,
+         r.bill_id, r.billed_at::date, r.category_id, now(), now()
+       from jsonb_to_recordset($3::jsonb) as r(amount bigint, date date, is_expense boolean, bill_id uuid, billed_at text, category_id uuid)`,
+      [tenant.userId, cardId, JSON.stringify(rows)],
+    );
+    return assignments;
+  }
+
+  it('when purchases fall on the 5th and on the closing day, then they land in different bills', async () => {
+    const card = await newCard();
+    const [fifth, tenth] = await assign(card.id, ['2026-03-05', '2026-03-10']).then((r) => r.assignments);
+    expect(fifth.bill_id).not.toBe(tenth.bill_id);
+    expect(fifth.billed_at).toBe('2026-03-10');
+    expect(tenth.billed_at).toBe('2026-04-10');
+    const again = await assign(card.id, ['2026-03-01']);
+    expect(again.assignments[0].bill_id).toBe(fifth.bill_id);
+  });
+
+  it("when the card is another context's, then assignment is 404 and no bill is created", async () => {
+    const card = await newCard();
+    const before = await stack.sql('select count(*) from billing.bills');
+    const other = await stack.tenant();
+    await expect(
+      internal.post('/internal/v1/bills/assign', {
+        context: { userId: other.userId, profileId: null, business: false, keyId: null },
+        body: { credit_card_id: card.id, dates: ['2026-03-05'] },
+      }),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(await stack.sql('select count(*) from billing.bills')).toEqual(before);
+  });
+
+  it('when a bill is shown, then value nets credits and every expanded field is present', async () => {
+    const card = await newCard();
+    const category = (await tenant.api.get('/v1/categories')).body.data?.[0]?.id ?? null;
+    await purchase(card.id, [
+      { date: '2026-03-02', amount: 10000, category_id: category },
+      { date: '2026-03-05', amount: 2500 },
+      { date: '2026-03-06', amount: 1000, is_expense: false },
+    ]);
+    const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-03-20`);
+    expect(response.status).toBe(200);
+    expect(response.body.bill).toEqual({
+      id: expect.any(String),
+      credit_card_id: card.id,
+      closing_date: '2026-03-10T00:00:00.000Z',
+      expiring_date: '2026-03-17T00:00:00.000Z',
+      value: 11500,
+      paid: 0,
+      balance: 11500,
+      costs: 0,
+      status: 'OVERDUE',
+      isPending: true,
+      profile_id: null,
+      user_id: tenant.userId,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const again = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-03-01`);
+    expect(again.body.bill.id).toBe(response.body.bill.id);
+    expect(response.body.transactions).toHaveLength(3);
+    for (const t of response.body.transactions) {
+      for (const field of [
+        'id',
+        'amount',
+        'date',
+        'title',
+        'is_expense',
+        'paid',
+        'paid_at',
+        'type',
+        'installments',
+        'credit_card_id',
+        'bill_id',
+        'billed_at',
+        'category_id',
+        'account',
+        'category',
+        'subcategory',
+        'credit_card',
+        'tags',
+        'total',
+        'projected_date',
+        'projected_installment',
+        'reconciled_with',
+        'reconciles',
+        'createdAt',
+        'updatedAt',
+      ]) {
+        expect(t).toHaveProperty(field);
+      }
+      expect(t).toMatchObject({
+        bill_id: response.body.bill.id,
+        account: null,
+        subcategory: null,
+        tags: [],
+        total: t.amount,
+        projected_date: '2026-03-10T00:00:00.000Z',
+        projected_installment: null,
+        reconciled_with: null,
+        reconciles: [],
+      });
+      expect(t.credit_card).toMatchObject({ id: card.id, closing_date: '10', available_limit: 1_000_000 - 11500 });
+    }
+    const first = response.body.transactions[0];
+    if (category) expect(first.category).toMatchObject({ id: category });
+  });
+
+  it('when the transactions are filtered, then each filter selects exactly its rows', async () => {
+    const card = await newCard();
+    const categories = (await tenant.api.get('/v1/categories')).body.data ?? [];
+    const [catA, catB] = [categories[0]?.id, categories[1]?.id];
+    await purchase(card.id, [
+      { date: '2026-05-11', amount: 1250, category_id: catA },
+      { date: '2026-05-20', amount: 3000, category_id: catB },
+      { date: '2026-06-01', amount: 500, is_expense: false },
+    ]);
+    const list = async (query: string) =>
+      (await tenant.api.get(`/v2/bills/show-by-card/${card.id}/transactions?date=2026-06-15&${query}`)).body
+        .transactions as Array<{ amount: number }>;
+    const amounts = async (query: string) => (await list(query)).map((t) => t.amount).sort((a, b) => a - b);
+    expect(await amounts('')).toEqual([500, 1250, 3000]);
+    expect(await amounts('is_expense=true')).toEqual([1250, 3000]);
+    expect(await amounts('is_expense=false')).toEqual([500]);
+    expect(await amounts('amount=12.5')).toEqual([1250]);
+    expect(await amounts('start_date=2026-05-15&end_date=2026-05-31')).toEqual([3000]);
+    if (catA && catB) {
+      expect(await amounts(`category_ids[]=${catA}`)).toEqual([1250]);
+      expect(await amounts(`category_ids[]=${catA}&category_ids[]=${catB}`)).toEqual([1250, 3000]);
+      expect(await amounts(`category_ids=${catA},${catB}`)).toEqual([1250, 3000]);
+    }
+    const bad = await tenant.api.get(`/v2/bills/show-by-card/${card.id}/transactions?category_ids=nope`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].field).toBe('category_ids');
+  });
+
+  it('when the closing day changes for THIS bill, then exactly the affected transactions move', async () => {
+    const card = await newCard();
+    const [a, b] = await purchase(card.id, [
+      { date: '2026-07-06', amount: 100 },
+      { date: '2026-07-09', amount: 200 },
+      { date: '2026-06-20', amount: 300 },
+    ]);
+    expect(a.bill_id).toBe(b.bill_id);
+    const response = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+      closing_day: 7,
+      bill_id: a.bill_id,
+      edition_type: 'THIS',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.updated).toBe(1);
+    expect(response.body.bill).toMatchObject({ id: a.bill_id, closing_date: '2026-07-07T00:00:00.000Z', value: 400 });
+    const moved = await stack.sql<{ amount: string; bill_id: string }>(
+      'select amount::text, bill_id from ledger.transactions where credit_card_id = $1 order by amount',
+      [card.id],
+    );
+    expect(moved[0].bill_id).toBe(a.bill_id);
+    expect(moved[1].bill_id).not.toBe(a.bill_id);
+    expect(moved[2].bill_id).toBe(a.bill_id);
+    const cardAfter = (await tenant.api.get(`/v1/credit-cards/${card.id}`)).body;
+    expect(cardAfter.closing_date).toBe('10');
+  });
+
+  it('when the closing day changes for THIS_AND_NEXT and ALL, then the defaults and later bills change', async () => {
+    const card = await newCard();
+    await purchase(card.id, [
+      { date: '2026-08-05', amount: 100 },
+      { date: '2026-09-05', amount: 200 },
+      { date: '2026-10-05', amount: 300 },
+    ]);
+    const next = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+      closing_day: 4,
+      edition_date: '2026-09-15',
+      edition_type: 'THIS_AND_NEXT',
+    });
+    expect(next.status).toBe(200);
+    expect(next.body.updated).toBe(2);
+    expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body.closing_date).toBe('4');
+    const rows = await stack.sql<{ amount: string; billed_at: Date }>(
+      `select amount::text, to_char(billed_at, 'YYYY-MM-DD') as billed_at from ledger.transactions
+       where credit_card_id = $1 order by amount`,
+      [card.id],
+    );
+    expect(rows.map((r) => r.billed_at)).toEqual(['2026-08-10', '2026-10-04', '2026-11-04']);
+    const all = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+      closing_day: 4,
+      edition_type: 'ALL',
+      edition_date: '2026-09-01',
+      expiring_day: 12,
+    });
+    expect(all.status).toBe(200);
+    // stored bills Aug (closing and due change), Sep, Oct and Nov (due only): every one of the four changed
+    const bills = await stack.sql<{ month: string; closing: string; due: string }>(
+      `select to_char(reference_month, 'YYYY-MM') as month, to_char(closing_date, 'DD') as closing,
+         to_char(due_date, 'DD') as due from billing.bills where credit_card_id = $1 order by reference_month`,
+      [card.id],
+    );
+    expect(bills).toEqual(
+      ['2026-08', '2026-09', '2026-10', '2026-11'].map((month) => ({ month, closing: '04', due: '12' })),
+    );
+    expect(all.body.updated).toBe(bills.length);
+    // the August purchase (the 5th) now falls after August's closing on the 4th; the others stay put
+    const after = await stack.sql<{ billed_at: string }>(
+      `select to_char(billed_at, 'YYYY-MM-DD') as billed_at from ledger.transactions
+       where credit_card_id = $1 order by amount`,
+      [card.id],
+    );
+    expect(after.map((r) => r.billed_at)).toEqual(['2026-09-04', '2026-10-04', '2026-11-04']);
+    expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body.expiring_date).toBe('12');
+  });
+
+  it.each([0, 32, 'dez'])('when closing_day is %p, then 400 and nothing changes', async (closing) => {
+    const card = await newCard();
+    const response = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, { closing_day: closing });
+    expect(response.status).toBe(400);
+    expect(response.body.details[0].field).toBe('closing_day');
+    expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body.closing_date).toBe('10');
+  });
+
+  it('when a date names no real day, then 400 on every bill route', async () => {
+    const card = await newCard();
+    const show = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-02-30`);
+    expect(show.status).toBe(400);
+    expect(show.body.details[0].field).toBe('date');
+    const list = await tenant.api.get(`/v2/bills/show-by-card/${card.id}/transactions?start_date=2026-13-01`);
+    expect(list.status).toBe(400);
+    const patch = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+      closing_day: 5,
+      edition_date: '2026-04-31',
+    });
+    expect(patch.status).toBe(400);
+    expect(patch.body.details[0].field).toBe('edition_date');
+  });
+
+  it('when a date lies where no bill can be placed (year 1 or 9999), then 400 and nothing is written', async () => {
+    const card = await newCard();
+    const show = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=0001-01-01`);
+    expect(show.status).toBe(400);
+    expect(show.body.details).toEqual([{ field: 'date', message: 'date deve estar entre 0002-01-01 e 9998-12-31' }]);
+    const patch = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+      closing_day: 5,
+      edition_date: '0001-02-01',
+    });
+    expect(patch.status).toBe(400);
+    expect(patch.body.details[0].field).toBe('edition_date');
+    for (const date of ['0001-01-05', '9999-11-25']) {
+      const bought = await tenant.api.post('/v1/transactions', {
+        title: 'Compra',
+        is_expense: true,
+        amount: 100,
+        date,
+        credit_card_id: card.id,
+      });
+      expect(bought.status).toBe(400);
+      expect(bought.body.details[0].field).toBe('date');
+    }
+    const written = await stack.sql(
+      `select (select count(*) from billing.bills where credit_card_id = $1) as bills,
+         (select count(*) from ledger.transactions where credit_card_id = $1) as transactions`,
+      [card.id],
+    );
+    expect(written).toEqual([{ bills: '0', transactions: '0' }]);
+  });
+
+  it('when another user uses a card or bill id, then 404 and nothing changes', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2026-02-03', amount: 700 }]);
+    const other = await stack.tenant();
+    const otherAccount = (await other.api.post('/v1/accounts', { name: 'Outra', logo: '001' })).body.id;
+    expect((await other.api.get(`/v2/bills/show-by-card/${card.id}`)).status).toBe(404);
+    expect((await other.api.get(`/v2/bills/show-by-card/${card.id}/transactions`)).status).toBe(404);
+    expect((await other.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, { closing_day: 3 })).status).toBe(404);
+    expect((await other.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: otherAccount })).status).toBe(404);
+    // a bill id of another card of the same user as reference is also 404
+    const mine = await newCard();
+    const wrongBill = await tenant.api.patch(`/v2/bills/closing-date/by-card/${mine.id}`, {
+      closing_day: 3,
+      bill_id: bought.bill_id,
+    });
+    expect(wrongBill.status).toBe(404);
+    // paying from another user's account is 404 too
+    expect((await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: otherAccount })).status).toBe(404);
+    const payments = await stack.sql(
+      'select count(*) from ledger.transactions where bill_id = $1 and is_bill_payment',
+      [bought.bill_id],
+    );
+    expect(payments[0].count).toBe('0');
+    expect((await tenant.readOnly.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId })).status).toBe(403);
+  });
+
+  it("when the user's company key uses a personal card, bill or account, then 404 and nothing changes", async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2026-05-03', amount: 800 }]);
+    const company = await stack.companyClient(tenant.userId);
+    const companyAccount = (await company.api.post('/v1/accounts', { name: 'Empresa', logo: '001' })).body.id;
+    expect((await company.api.get(`/v2/bills/show-by-card/${card.id}`)).status).toBe(404);
+    expect((await company.api.get(`/v2/bills/show-by-card/${card.id}/transactions`)).status).toBe(404);
+    expect((await company.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, { closing_day: 3 })).status).toBe(404);
+    expect((await company.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: companyAccount })).status).toBe(
+      404,
+    );
+    // the personal key paying its own bill from the company's account, or naming a company bill
+    expect((await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: companyAccount })).status).toBe(404);
+    const companyCard = (
+      await company.api.post('/v1/credit-cards', {
+        name: 'PJ',
+        account_id: companyAccount,
+        closing_date: 10,
+        expiring_date: 17,
+      })
+    ).body.id;
+    const companyBill = (
+      await company.api.post('/v1/transactions', {
+        title: 'Compra',
+        is_expense: true,
+        amount: 100,
+        date: '2026-05-03',
+        credit_card_id: companyCard,
+      })
+    ).body.bill_id;
+    expect((await tenant.api.post(`/v2/bills/${companyBill}/pay`, { account_id: accountId })).status).toBe(404);
+    const reference = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+      closing_day: 3,
+      bill_id: companyBill,
+    });
+    expect(reference.status).toBe(404);
+    expect((await tenant.readOnly.patch(`/v2/bills/closing-date/by-card/${card.id}`, { closing_day: 3 })).status).toBe(
+      403,
+    );
+    const [state] = await stack.sql(
+      `select (select closing_day from billing.credit_cards where id = $1) as closing_day,
+         (select count(*) from ledger.transactions where is_bill_payment and bill_id in ($2, $3)) as payments`,
+      [card.id, bought.bill_id, companyBill],
+    );
+    expect(state).toEqual({ closing_day: 10, payments: '0' });
+  });
+
+  it('when a bill is paid in full, then it is PAID and the payment is an account expense', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2026-01-05', amount: 4321 }]);
+    const response = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, {
+      account_id: accountId,
+      date: '2026-01-15',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.bill).toMatchObject({
+      id: bought.bill_id,
+      value: 4321,
+      paid: 4321,
+      balance: 0,
+      status: 'PAID',
+      isPending: false,
+    });
+    expect(response.body.payment).toMatchObject({
+      amount: 4321,
+      account_id: accountId,
+      bill_id: bought.bill_id,
+      is_bill_payment: true,
+      is_expense: true,
+      paid: true,
+      date: '2026-01-15T00:00:00.000Z',
+    });
+    const again = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId });
+    expect(again.status).toBe(409);
+  });
+
+  it('when the rollover runs twice, then each unpaid bill carries its remainder once', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2025-12-05', amount: 9000 }]);
+    await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId, amount: 4000 });
+    const billing = stack.service('billing');
+    const ledger = ledgerFor(billing.runtime);
+    const entriesOf = () =>
+      stack.sql<{ amount: string; bill_id: string }>(
+        `select amount::text, bill_id from ledger.transactions where credit_card_id = $1 and is_previous_balance
+         order by date`,
+        [card.id],
+      );
+    await rollOverBills(billing.orm.em.fork(), ledger, '2026-03-20');
+    const first = await entriesOf();
+    // December carries into January, which (unpaid past its due date) carries into February, and so on
+    expect(first.map((e) => e.amount)).toEqual(['5000', '5000', '5000', '5000']);
+    await stack.sql('update billing.bills set rolled_over_at = null'); // as if the first run crashed before marking
+    await rollOverBills(billing.orm.em.fork(), ledger, '2026-03-20');
+    expect(await entriesOf()).toEqual(first);
+    const fromDecember = await stack.sql(
+      'select count(*) from ledger.bill_rollover_entries where source_bill_id = $1',
+      [bought.bill_id],
+    );
+    expect(fromDecember[0].count).toBe('1');
+    const january = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-01-01`);
+    expect(january.body.bill.id).toBe(first[0].bill_id);
+    expect(january.body.bill.value).toBe(5000);
+  });
+
+  it('when a rollover job is queued, then the worker carries the remainder and the daily scheduler exists', async () => {
+    const card = await newCard();
+    await purchase(card.id, [{ date: '2024-01-05', amount: 777 }]);
+    const queue = stack.service('billing').runtime.queues.get(QUEUES.billRollover);
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers.map((s) => s.key ?? s.id)).toContain(ROLLOVER_SCHEDULER_ID);
+    // January's bill is past due on Feb 10; February's is not yet
+    const job = await queue.add('bill-rollover', { date: '2024-02-10' });
+    await waitFor(async () => (await queue.getJob(job.id as string))?.finishedOn !== undefined);
+    expect(await job.getState()).toBe('completed');
+    const entries = await stack.sql(
+      'select amount::text from ledger.transactions where credit_card_id = $1 and is_previous_balance',
+      [card.id],
+    );
+    expect(entries).toEqual([{ amount: '777' }]);
+  });
+
+  it('when a card is deleted, then its entries and the payments of its bills vanish with it', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2026-01-05', amount: 1500 }]);
+    await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId, amount: 500 });
+    const response = await tenant.api.delete(`/v1/credit-cards/${card.id}`);
+    expect(response.status).toBe(200);
+    const live = await stack.sql(
+      'select count(*) from ledger.transactions where (credit_card_id = $1 or bill_id = $2) and deleted_at is null',
+      [card.id, bought.bill_id],
+    );
+    expect(live[0].count).toBe('0');
+    expect((await tenant.api.get(`/v2/bills/show-by-card/${card.id}`)).status).toBe(404);
+  });
+
+  it('when a bill holds 1,000 transactions, then showing it costs a bounded number of calls and queries', async () => {
+    const card = await newCard();
+    const measure = async () => {
+      const ledger = ledgerFor(stack.service('billing').runtime);
+      const before = { calls: ledger.http.calls, ledger: queries.ledger, billing: queries.billing };
+      const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-04-01`);
+      expect(response.status).toBe(200);
+      return {
+        rows: response.body.transactions.length,
+        calls: ledger.http.calls - before.calls,
+        ledger: queries.ledger - before.ledger,
+        billing: queries.billing - before.billing,
+      };
+    };
+    await purchase(card.id, [{ date: '2026-03-15', amount: 100 }]);
+    const small = await measure();
+    await purchase(
+      card.id,
+      Array.from({ length: 999 }, (_, i) => ({
+        date: `2026-03-${String(11 + (i % 18)).padStart(2, '0')}`,
+        amount: 100 + i,
+      })),
+    );
+    const large = await measure();
+    expect(small.rows).toBe(1);
+    expect(large.rows).toBe(1000);
+    expect(large.calls).toBe(1);
+    expect(large.calls).toBe(small.calls);
+    expect(large.ledger).toBe(small.ledger);
+    expect(large.billing).toBe(small.billing);
+    expect(large.ledger + large.billing).toBeLessThan(30);
+  });
+});

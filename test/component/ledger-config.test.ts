@@ -1,0 +1,122 @@
+import { type Tenant, TestStack } from '../support/stack.ts';
+
+const DEFAULTS = {
+  auto_reconcile_enabled: false,
+  include_bill_payments: false,
+  include_current_bill_in_to_pay: true,
+  include_investments: false,
+  include_transfers: false,
+  show_open_bill: true,
+};
+
+describe('ledger: personal configuration through the gateway', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    stack = await TestStack.start();
+    tenant = await stack.tenant();
+  });
+  afterAll(() => stack?.stop());
+
+  const rows = (userId: string) => stack.sql('select * from ledger.personal_configs where user_id = $1', [userId]);
+
+  it('when nothing was saved, then the defaults come with configured false and no row exists', async () => {
+    const fresh = await stack.tenant();
+    const response = await fresh.api.get('/v2/personal-config');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ...DEFAULTS, configured: false });
+    expect(await rows(fresh.userId)).toHaveLength(0);
+    expect((await fresh.readOnly.get('/v2/personal-config')).status).toBe(200);
+  });
+
+  it('when some flags are saved, then only those change, configured turns true, and later PUTs keep the rest', async () => {
+    const first = await tenant.api.put('/v2/personal-config', { include_transfers: true, show_open_bill: false });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ ...DEFAULTS, include_transfers: true, show_open_bill: false, configured: true });
+    const second = await tenant.api.put('/v2/personal-config', { auto_reconcile_enabled: true });
+    expect(second.body).toEqual({
+      ...DEFAULTS,
+      include_transfers: true,
+      show_open_bill: false,
+      auto_reconcile_enabled: true,
+      configured: true,
+    });
+    expect((await tenant.api.get('/v2/personal-config')).body).toEqual(second.body);
+    const stored = await rows(tenant.userId);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      profile_id: null,
+      auto_reconcile_enabled: true,
+      include_bill_payments: false,
+      include_current_bill_in_to_pay: true,
+      include_investments: false,
+      include_transfers: true,
+      show_open_bill: false,
+    });
+  });
+
+  it('when every flag is sent, then all six change', async () => {
+    const fresh = await stack.tenant();
+    const all = {
+      auto_reconcile_enabled: true,
+      include_bill_payments: true,
+      include_current_bill_in_to_pay: false,
+      include_investments: true,
+      include_transfers: true,
+      show_open_bill: false,
+    };
+    const response = await fresh.api.put('/v2/personal-config', all);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ...all, configured: true });
+  });
+
+  it('when concurrent first saves race, then one row per context holds both changes', async () => {
+    const fresh = await stack.tenant();
+    const results = await Promise.all([
+      fresh.api.put('/v2/personal-config', { include_investments: true }),
+      fresh.api.put('/v2/personal-config', { include_bill_payments: true }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(await rows(fresh.userId)).toHaveLength(1);
+    expect((await fresh.api.get('/v2/personal-config')).body).toMatchObject({
+      include_investments: true,
+      include_bill_payments: true,
+      configured: true,
+    });
+  });
+
+  it('when the company context saves, then it is separate from the personal one', async () => {
+    const fresh = await stack.tenant();
+    const company = await stack.companyClient(fresh.userId);
+    const response = await company.api.put('/v2/personal-config', { include_investments: true });
+    expect(response.body).toEqual({ ...DEFAULTS, include_investments: true, configured: true });
+    expect((await fresh.api.get('/v2/personal-config')).body).toEqual({ ...DEFAULTS, configured: false });
+    const stored = await stack.sql('select profile_id from ledger.personal_configs where user_id = $1', [fresh.userId]);
+    expect(stored).toEqual([{ profile_id: company.profileId }]);
+    const inactive = await stack.companyClient(fresh.userId, 'inactive');
+    expect((await inactive.api.get('/v2/personal-config')).body).toEqual({ ...DEFAULTS, configured: false });
+  });
+
+  it.each([
+    ['an empty body', {}, 'body'],
+    ['no body at all', undefined, 'body'],
+    ['configured (read-only)', { configured: true }, 'configured'],
+    ['a flag as a string', { include_transfers: 'true' }, 'include_transfers'],
+    ['an unknown flag', { include_everything: true }, 'include_everything'],
+  ])('when the PUT has %s, then 400 with details and nothing is saved', async (_l, body, field) => {
+    const fresh = await stack.tenant();
+    const response = await fresh.api.put('/v2/personal-config', body);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    expect(response.body.details.map((d: { field: string }) => d.field)).toContain(field);
+    expect(await rows(fresh.userId)).toHaveLength(0);
+  });
+
+  it('when a read-only key saves, then 403 and nothing is saved', async () => {
+    const fresh = await stack.tenant();
+    const response = await fresh.readOnly.put('/v2/personal-config', { include_transfers: true });
+    expect(response.status).toBe(403);
+    expect(await rows(fresh.userId)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,65 @@
+import { publicRoutes } from '@finance/shared/contracts/index';
+import { toOpenApiPath } from '../../services/gateway/src/entry-points/http/openapi.ts';
+import { TestStack } from '../support/stack.ts';
+
+type Operation = {
+  operationId: string;
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }>;
+};
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+describe('OpenAPI: /openapi.json', () => {
+  let stack: TestStack;
+  let document: Document;
+  beforeAll(async () => {
+    stack = await TestStack.start();
+    const response = await fetch(`${stack.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    document = (await response.json()) as Document;
+  });
+  afterAll(() => stack?.stop());
+
+  it('when validated against the OpenAPI 3.1 schema, then it is valid', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('when read, then every public route is there with its request and response schemas and examples', () => {
+    for (const route of publicRoutes) {
+      const operation = document.paths[toOpenApiPath(route.path)]?.[route.method];
+      expect({ route: route.operationId, found: operation?.operationId }).toEqual({
+        route: route.operationId,
+        found: route.operationId,
+      });
+      for (const [status, response] of Object.entries(route.responses)) {
+        const documented = operation.responses[status];
+        expect(documented).toBeDefined();
+        if (response.schema) expect(documented.content?.['application/json'].schema).toEqual(expect.any(Object));
+      }
+      if (route.body) {
+        const body = operation.requestBody?.content['application/json'];
+        expect(body?.schema).toEqual(expect.any(Object));
+        if (route.example !== undefined) expect(body?.example).toEqual(route.example);
+      }
+      for (const [status, documented] of Object.entries(operation.responses)) {
+        const json = documented.content?.['application/json'];
+        if (json && status.startsWith('2'))
+          expect({ status, example: json.example !== undefined }).toEqual({ status, example: true });
+      }
+      if (route.body)
+        expect({ route: route.operationId, example: route.example !== undefined }).toEqual({
+          route: route.operationId,
+          example: true,
+        });
+      if (route.responseExample !== undefined) {
+        const success = Object.keys(route.responses).find((status) => status.startsWith('2')) as string;
+        expect(operation.responses[success].content?.['application/json'].example).toEqual(route.responseExample);
+      }
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { DisposableRedis, freePort } from '../support/redis-server.ts';
+import { TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+describe('account.created travels through the outbox to its BullMQ consumer', () => {
+  let redis: DisposableRedis;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    redis = new DisposableRedis(await freePort());
+    await redis.start();
+    stack = await TestStack.start({ env: { REDIS_URL: redis.url } });
+  });
+  afterAll(async () => {
+    await redis.start().catch(() => undefined);
+    await stack?.stop();
+    await redis.stop();
+  });
+
+  const consumed = (accountId: string) =>
+    stack.sql<{ n: number }>(
+      `select count(*)::int as n from insights.processed_events p
+         join ledger.outbox_events o on o.id = p.event_id
+        where p.type = 'account.created' and o.payload -> 'data' ->> 'account_id' = $1`,
+      [accountId],
+    );
+
+  it('when an account is created, then insights consumes its event once', async () => {
+    const tenant = await stack.tenant();
+    const account = (await tenant.api.post('/v1/accounts', { name: 'Evento', logo: '341' })).body;
+    const [event] = await stack.sql<{ payload: any }>(
+      `select payload from ledger.outbox_events where payload -> 'data' ->> 'account_id' = $1`,
+      [account.id],
+    );
+    expect(event.payload).toMatchObject({
+      type: 'account.created',
+      context: { user_id: tenant.userId, profile_id: null },
+      data: { account_id: account.id, name: 'Evento', type: 'PERSONAL_BANK' },
+    });
+    await waitFor(async () => (await consumed(account.id))[0].n === 1);
+  });
+
+  it('when Redis is down, then the account is still created and its event is delivered once Redis is back', async () => {
+    const tenant = await stack.tenant();
+    await redis.stop();
+    const started = Date.now();
+    const response = await tenant.api.post('/v1/accounts', { name: 'Sem Redis', logo: '260' });
+    expect(response.status).toBe(201);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const accountId = response.body.id;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const pending = await stack.sql<{ published_at: Date | null }>(
+      `select published_at from ledger.outbox_events where payload -> 'data' ->> 'account_id' = $1`,
+      [accountId],
+    );
+    expect(pending).toEqual([{ published_at: null }]);
+    expect((await consumed(accountId))[0].n).toBe(0);
+
+    await redis.start();
+    await waitFor(async () => (await consumed(accountId))[0].n === 1, 30_000, 200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await consumed(accountId))[0].n).toBe(1);
+  });
+
+  it('when Redis is down, then an import is accepted as a waiting job and runs once Redis is back', async () => {
+    const tenant = await stack.tenant();
+    await redis.stop();
+    const payload = {
+      connection: { id: 'conn-outage', institution: 'Banco Teste' },
+      accounts: [
+        { external_id: 'acc-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1000 },
+      ],
+      credit_cards: [],
+      transactions: [],
+      investments: [],
+    };
+    const accepted = await tenant.api.post('/v1/open-banking/imports', payload);
+    expect(accepted.status).toBe(202);
+    expect(accepted.body.job).toMatchObject({ kind: 'IMPORT', state: 'waiting' });
+    await redis.start();
+    const job = await waitFor(
+      async () => {
+        const read = await tenant.api.get(`/v1/jobs/${accepted.body.job.id}`);
+        return read.body.state === 'completed' ? read.body : undefined;
+      },
+      30_000,
+      200,
+    );
+    expect(job.result.accounts).toMatchObject({ received: 1, created: 1 });
+  });
+});

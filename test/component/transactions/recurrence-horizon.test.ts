@@ -1,0 +1,113 @@
+import { addDays, addMonthsClamped, todayUtc } from '@finance/shared/calendar';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { extendRecurrences } from '../../../services/ledger/src/domain/transactions/extend-recurrences.ts';
+import { type Tenant, TestStack } from '../../support/stack.ts';
+import { newAccount } from './fixtures.ts';
+
+describe('recurrence horizon job', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+  let accountId: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.start();
+    tenant = await stack.tenant();
+    accountId = await newAccount(tenant.api);
+  });
+  afterAll(() => stack?.stop());
+
+  const run = (today: string) => extendRecurrences(stack.service('ledger').orm.em.fork(), today);
+  const occurrences = async (seriesId: string) =>
+    (
+      await stack.sql<{ date: string }>(
+        `select to_char(date, 'YYYY-MM-DD') as date from ledger.transactions
+         where connected_transaction_id = $1 and deleted_at is null order by date`,
+        [seriesId],
+      )
+    ).map((row) => row.date);
+  const expectOnePerDate = (dates: string[], from: string, to: string) => {
+    const expected: string[] = [];
+    for (let d = from; d <= to; d = addDays(d, 1)) expected.push(d);
+    expect(dates).toEqual(expected);
+  };
+  const recurrence = async (date: string, frequency: string, title = 'Assinatura') => {
+    const response = await tenant.api.post('/v1/transactions', {
+      amount: 990,
+      date,
+      is_expense: true,
+      title,
+      account_id: accountId,
+      type: 'RECURRENT',
+      frequency,
+    });
+    expect(response.status).toBe(201);
+    return response.body.id as string;
+  };
+
+  it('when the service starts, then the daily scheduler is registered', async () => {
+    const queue = stack.service('ledger').runtime.queues.get(QUEUES.recurrence);
+    const scheduler = await queue.getJobScheduler('recurrence-horizon');
+    expect(scheduler?.pattern).toBe('0 3 * * *');
+  });
+
+  it('when the job runs twice and after a week of downtime, then each date has exactly one occurrence', async () => {
+    const today = todayUtc();
+    const start = addDays(today, -3);
+    const series = await recurrence(start, 'DAILY');
+    expectOnePerDate(await occurrences(series), start, addMonthsClamped(today, 12));
+    await run(today);
+    await run(today);
+    expectOnePerDate(await occurrences(series), start, addMonthsClamped(today, 12));
+    const weekLater = addDays(today, 7);
+    const caughtUp = await run(weekLater);
+    expect(caughtUp.created).toBeGreaterThanOrEqual(7);
+    await run(weekLater);
+    expectOnePerDate(await occurrences(series), start, addMonthsClamped(weekLater, 12));
+    const events = await stack.sql(
+      `select count(*)::int as n from ledger.outbox_events
+       where type = 'transaction.changed' and payload->'context'->>'user_id' = $1`,
+      [tenant.userId],
+    );
+    expect(events[0].n).toBeGreaterThanOrEqual(2);
+  });
+
+  it('when a month-end recurrence is extended, then days stay clamped from the anchor', async () => {
+    const series = await recurrence('2026-01-31', 'MONTHLY', 'Aluguel');
+    await run(addMonthsClamped(todayUtc(), 2));
+    const dates = await occurrences(series);
+    expect(dates.slice(0, 4)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
+    expect(new Set(dates).size).toBe(dates.length);
+  });
+
+  it('when an occurrence was deleted or the series ended, then the job does not bring them back', async () => {
+    const today = todayUtc();
+    const series = await recurrence(today, 'WEEKLY', 'Feira');
+    const [second] = await stack.sql<{ id: string }>(
+      'select id from ledger.transactions where connected_transaction_id = $1 and series_index = 1',
+      [series],
+    );
+    await tenant.api.delete(`/v1/transactions/${second.id}`);
+    const before = await occurrences(series);
+    await run(today);
+    expect(await occurrences(series)).toEqual(before);
+    const ended = await recurrence(today, 'DAILY', 'Encerrada');
+    await tenant.api.delete(`/v1/transactions/${ended}?edition_type=ALL`);
+    await run(addDays(today, 30));
+    expect(await occurrences(ended)).toEqual([]);
+  });
+
+  it('when later occurrences were edited, then new ones copy the latest occurrence', async () => {
+    const today = todayUtc();
+    const series = await recurrence(today, 'MONTHLY', 'Academia');
+    await tenant.api.put(`/v2/transactions/duplicate/update-many?transactions_ids=${series}`, {
+      amount: 12345,
+      edition_type: 'ALL',
+    });
+    await run(addMonthsClamped(today, 3));
+    const amounts = await stack.sql<{ amount: number }>(
+      'select distinct amount::int from ledger.transactions where connected_transaction_id = $1',
+      [series],
+    );
+    expect(amounts).toEqual([{ amount: 12345 }]);
+  });
+});

@@ -1,0 +1,66 @@
+export interface KeyCredentials {
+  keyId: string;
+  token: string;
+  secret: string;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A client as API users have one: HTTP Basic with a key, JSON in and out. */
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly key?: KeyCredentials;
+
+  constructor(baseUrl: string, key?: KeyCredentials) {
+    this.baseUrl = baseUrl;
+    this.key = key;
+  }
+
+  authorization(): string | undefined {
+    return this.key ? `Basic ${Buffer.from(`${this.key.token}:${this.key.secret}`).toString('base64')}` : undefined;
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const auth = this.authorization();
+    if (auth && !('authorization' in headers)) headers.authorization = auth;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // non-JSON bodies (docs page) stay text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, { headers });
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, { body });
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, { body });
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, { body });
+  }
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+}

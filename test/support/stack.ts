@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { ensureDatabase } from '@finance/shared/db/orm';
+import { createLogger } from '@finance/shared/logger';
+import { type RunningService, startService } from '@finance/shared/service/start-service';
+import {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  dropDatabase,
+  testDatabaseName,
+  withDatabase,
+} from '@finance/shared/testing/servers';
+import pg from 'pg';
+import { billingService } from '../../services/billing/src/billing-service.ts';
+import { loadBillingConfig } from '../../services/billing/src/config.ts';
+import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
+import {
+  createCompany,
+  createKey,
+  createUser,
+  revokeKey,
+  type Scope,
+  setLicense,
+} from '../../services/gateway/src/domain/manage-access.ts';
+import { startGateway } from '../../services/gateway/src/start-gateway.ts';
+import { loadInsightsConfig } from '../../services/insights/src/config.ts';
+import { insightsService } from '../../services/insights/src/insights-service.ts';
+import { loadLedgerConfig } from '../../services/ledger/src/config.ts';
+import { ledgerService } from '../../services/ledger/src/ledger-service.ts';
+import { ApiClient, type KeyCredentials } from './api-client.ts';
+
+export interface StackOptions {
+  /** Environment overrides for every service (e.g. REDIS_URL, RATE_LIMIT_MAX). */
+  env?: Record<string, string>;
+  /** Environment overrides for one service (e.g. `{ ledger: { ROLE: 'api' } }` to leave its queues to another process). */
+  serviceEnv?: Partial<Record<'ledger' | 'billing' | 'insights', Record<string, string>>>;
+  /** Counts SQL statements per service, for tests that bound queries. */
+  onQuery?: (service: string, sql: string) => void;
+}
+
+export interface Tenant {
+  userId: string;
+  /** read+write key in the personal context */
+  api: ApiClient;
+  /** read-only key in the personal context */
+  readOnly: ApiClient;
+  key: KeyCredentials;
+}
+
+/**
+ * The whole system in this process on free ports, against a fresh database and its own queue
+ * prefix, so test files run side by side without seeing each other.
+ */
+export class TestStack {
+  readonly databaseUrl: string;
+  readonly url: string;
+  readonly services: RunningService[];
+  private readonly gateway: Awaited<ReturnType<typeof startGateway>>;
+  private readonly pool: pg.Pool;
+  readonly pepper: string;
+  readonly env: Record<string, string>;
+
+  private constructor(init: {
+    databaseUrl: string;
+    gateway: Awaited<ReturnType<typeof startGateway>>;
+    services: RunningService[];
+    pepper: string;
+    env: Record<string, string>;
+  }) {
+    this.databaseUrl = init.databaseUrl;
+    this.gateway = init.gateway;
+    this.url = init.gateway.url;
+    this.services = init.services;
+    this.pepper = init.pepper;
+    this.env = init.env;
+    this.pool = new pg.Pool({ connectionString: init.databaseUrl, max: 3 });
+  }
+
+  static async start(options: StackOptions = {}): Promise<TestStack> {
+    const suffix = randomBytes(6).toString('hex');
+    const databaseUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, testDatabaseName(suffix));
+    await ensureDatabase(databaseUrl);
+    const env: Record<string, string> = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+      QUEUE_PREFIX: `t${suffix}`,
+      PORT: '0',
+      ...options.env,
+    };
+    const logger = createLogger('test', env.LOG_LEVEL);
+    const onQuery = (service: string) =>
+      options.onQuery ? (sql: string) => options.onQuery?.(service, sql) : undefined;
+    const services: RunningService[] = [];
+    try {
+      const ledger = await startService(ledgerService, loadLedgerConfig({ ...env, ...options.serviceEnv?.ledger }), {
+        logger,
+        onQuery: onQuery('ledger'),
+      });
+      services.push(ledger);
+      const billing = await startService(
+        billingService,
+        loadBillingConfig({ ...env, ...options.serviceEnv?.billing, LEDGER_URL: ledger.url }),
+        {
+          logger,
+          onQuery: onQuery('billing'),
+        },
+      );
+      services.push(billing);
+      // the ledger starts first (billing needs its URL), so it learns billing's port once billing listens
+      (ledger.runtime.config as { BILLING_URL?: string }).BILLING_URL = billing.url;
+      const insights = await startService(
+        insightsService,
+        loadInsightsConfig({
+          ...env,
+          ...options.serviceEnv?.insights,
+          LEDGER_URL: ledger.url,
+          BILLING_URL: billing.url,
+        }),
+        { logger, onQuery: onQuery('insights') },
+      );
+      services.push(insights);
+      const gatewayConfig = loadGatewayConfig({
+        ...env,
+        LEDGER_URL: ledger.url,
+        BILLING_URL: billing.url,
+        INSIGHTS_URL: insights.url,
+      });
+      const gateway = await startGateway(gatewayConfig, logger);
+      return new TestStack({ databaseUrl, gateway, services, pepper: gatewayConfig.KEY_PEPPER, env });
+    } catch (err) {
+      for (const service of services.reverse()) await service.stop().catch(() => undefined);
+      await dropDatabase(databaseUrl).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  service(name: string): RunningService {
+    const found = this.services.find((service) => service.name === name);
+    if (!found) throw new Error(`no service ${name}`);
+    return found;
+  }
+
+  /** Direct SQL on the test database, for assertions only. */
+  async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.pool.query(text, params)).rows as T[];
+  }
+
+  async createUser(name = 'Test user'): Promise<string> {
+    return (await createUser(this.gateway.orm.em.fork(), name)).user_id;
+  }
+
+  async createCompany(userId: string, license: 'active' | 'inactive' = 'active'): Promise<string> {
+    return (await createCompany(this.gateway.orm.em.fork(), { userId, name: 'Empresa Teste Ltda', license }))
+      .profile_id;
+  }
+
+  async setLicense(profileId: string, license: 'active' | 'inactive'): Promise<void> {
+    await setLicense(this.gateway.orm.em.fork(), profileId, license);
+  }
+
+  async createKey(
+    userId: string,
+    scopes: Scope[] = ['read', 'write'],
+    profileId: string | null = null,
+  ): Promise<KeyCredentials> {
+    const key = await createKey(this.gateway.orm.em.fork(), { userId, profileId, scopes, pepper: this.pepper });
+    return { keyId: key.key_id, token: key.token, secret: key.secret };
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    await revokeKey(this.gateway.orm.em.fork(), keyId);
+  }
+
+  client(key?: KeyCredentials): ApiClient {
+    return new ApiClient(this.url, key);
+  }
+
+  /** A user with a read+write key and a read-only key in the personal context. */
+  async tenant(): Promise<Tenant> {
+    const userId = await this.createUser();
+    const key = await this.createKey(userId);
+    const readKey = await this.createKey(userId, ['read']);
+    return { userId, key, api: this.client(key), readOnly: this.client(readKey) };
+  }
+
+  /** A company context of a user, with a read+write key (license active unless said). */
+  async companyClient(userId: string, license: 'active' | 'inactive' = 'active') {
+    const profileId = await this.createCompany(userId, license);
+    const key = await this.createKey(userId, ['read', 'write'], profileId);
+    return { profileId, api: this.client(key), key };
+  }
+
+  async stop(): Promise<void> {
+    await this.gateway.stop();
+    for (const service of [...this.services].reverse()) await service.stop();
+    await this.pool.end();
+    // dropping here would kill connections a late query reopened in this process: the global teardown drops it
+    if (!process.env.TEST_RUN_ID) await dropDatabase(this.databaseUrl);
+  }
+}
