@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { DriveOptions, DriveResult } from './drive.ts';
+
+const DRIVER = fileURLToPath(new URL('./drive.ts', import.meta.url));
+
+/** Runs autocannon in a child process (same Node) and returns its figures. */
+export function drive(options: DriveOptions): Promise<DriveResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DRIVER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      resolve(JSON.parse(stdout.trim().split('\n').pop() as string) as DriveResult);
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+export interface Figures {
+  rps?: number;
+  p50?: number;
+  p99?: number;
+  /** Wall time of a single operation (recategorization). */
+  ms?: number;
+  requests?: number;
+  non2xx?: number;
+  errors?: number;
+  rows?: number;
+}
+
+export interface ScenarioResult extends Figures {
+  scenario: string;
+  request: string;
+  skipped?: string;
+  baseline?: Figures & { name: string };
+  /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
+  ratio?: number;
+}
+
+/** Baseline throughput over ours (req/s), or our time over the baseline's (ms): "× slower" either way. */
+export function ratioOf(result: ScenarioResult): number | undefined {
+  const base = result.baseline;
+  if (!base) return undefined;
+  if (base.rps && result.rps) return base.rps / result.rps;
+  if (base.ms && result.ms) return result.ms / base.ms;
+  return undefined;
+}
+
+const num = (value: number | undefined, digits = 0) =>
+  value === undefined
+    ? '—'
+    : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function baselineCell(base: ScenarioResult['baseline']): string {
+  if (!base) return '—';
+  if (base.rps !== undefined) return `${num(base.rps)} req/s (${base.name})`;
+  return `${num(base.ms)} ms (${base.name})`;
+}
+
+/** The table as Markdown, so it can go into the README as printed. */
+export function table(results: ScenarioResult[]): string {
+  const lines = ['| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio |', '|---|---:|---:|---:|---|---:|'];
+  for (const r of results) {
+    if (r.skipped) {
+      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | |`);
+      continue;
+    }
+    const throughput = r.rps !== undefined ? num(r.rps) : `${num(r.ms)} ms total`;
+    const ratio = r.ratio === undefined ? '—' : `${num(r.ratio, 1)}×`;
+    lines.push(
+      `| ${r.scenario} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpu_model: cpus[0]?.model ?? 'unknown',
+    memory_gb: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+    // other work on the machine shows here: the figures are only comparable at a similar load
+    load_average: os.loadavg().map((value) => Number(value.toFixed(2))),
+    date: new Date().toISOString(),
+  };
+}
+
+export function writeResults(path: string, data: Record<string, unknown>): void {
+  writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`);
+}
