@@ -1,0 +1,75 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every service of finance-api. Node 24 runs the TypeScript
+# sources directly (type stripping), so there is no compile step: the image
+# holds the sources plus production node_modules.
+#
+#   docker build -t finance-api .
+#   docker run finance-api                                   # gateway (default)
+#   docker run finance-api node services/ledger/src/main.ts  # any other service
+#   docker run finance-api node scripts/migrate.ts           # migrations
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---------------------------------------------------------------------------
+# deps: full install (dev dependencies included) from the lockfile. Only the
+# manifests are copied first so this layer is cached until they change.
+# ---------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json .nvmrc ./
+COPY shared/package.json shared/package.json
+COPY services/gateway/package.json services/gateway/package.json
+COPY services/ledger/package.json services/ledger/package.json
+COPY services/billing/package.json services/billing/package.json
+COPY services/insights/package.json services/insights/package.json
+RUN npm ci --no-audit --no-fund
+
+# ---------------------------------------------------------------------------
+# build: sources on top of the full install; type-check here so a broken tree
+# never becomes an image (there is nothing to emit: Node runs .ts directly).
+# ---------------------------------------------------------------------------
+FROM deps AS build
+COPY . .
+RUN npm run typecheck
+
+# ---------------------------------------------------------------------------
+# prod-deps: production dependencies only. `node@24` is a devDependency (it
+# pins npm scripts to Node 24 on hosts with an older Node) and is not needed
+# here, because the base image already is Node 24. --ignore-scripts: runtime
+# native modules ship prebuilt binaries.
+# ---------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY --from=deps /app/package.json /app/package-lock.json ./
+COPY --from=deps /app/shared/package.json shared/package.json
+COPY --from=deps /app/services/gateway/package.json services/gateway/package.json
+COPY --from=deps /app/services/ledger/package.json services/ledger/package.json
+COPY --from=deps /app/services/billing/package.json services/billing/package.json
+COPY --from=deps /app/services/insights/package.json services/insights/package.json
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# ---------------------------------------------------------------------------
+# runtime
+# ---------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=8080 \
+    NODE_OPTIONS=--enable-source-maps
+WORKDIR /app
+# tini reaps zombies and forwards SIGTERM so graceful shutdown works as PID 1.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/package.json /app/package-lock.json ./
+COPY --from=build --chown=root:root /app/shared ./shared
+COPY --from=build --chown=root:root /app/services ./services
+COPY --from=build --chown=root:root /app/scripts ./scripts
+# Sources are owned by root and read-only for the app user; the process
+# writes nothing to disk (logs go to stdout), so the root filesystem can be
+# mounted read-only in Kubernetes.
+USER node
+EXPOSE 8080
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "services/gateway/src/main.ts"]
