@@ -18,7 +18,7 @@ describe('insights: goals, goal values, reminders and notifications through the 
   const runReminders = async (today: string) => {
     const queue = stack.service('insights').runtime.queues.get('insights.goal-reminders');
     const job = await queue.add('goal-reminders', { today });
-    for (let i = 0; i < 100 && !(await job.isCompleted()); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 200 && !(await job.isCompleted()); i++) await new Promise((r) => setTimeout(r, 100));
     expect(await job.isCompleted()).toBe(true);
   };
 

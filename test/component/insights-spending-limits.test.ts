@@ -333,7 +333,7 @@ describe('insights: spending limits through the gateway', () => {
       context: { user_id: tenant.userId, profile_id: null },
       data: { change: 'created' },
     });
-    const failed = await waitFor(async () => (await job.isFailed()) && (await queue.getJob(job.id as string)), 10_000);
+    const failed = await waitFor(async () => (await job.isFailed()) && (await queue.getJob(job.id as string)), 20_000);
     expect(failed?.attemptsMade).toBe(1);
     expect(failed?.failedReason).toMatch(/malformed/);
   });

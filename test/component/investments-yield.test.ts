@@ -78,7 +78,7 @@ describe('insights: investment snapshots from the import queue and GET /v1/inves
   });
 
   const settle = async (job: Job) => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 400; i++) {
       const state = await job.getState();
       if (state === 'completed' || state === 'failed') break;
       await new Promise((r) => setTimeout(r, 50));

@@ -46,7 +46,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
     stack.sql('select * from ledger.consent_revocations where connection_id = $1', [connectionId]);
 
   async function untilRevoked(api: ApiClient, externalId: string) {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 200; i++) {
       const connection = await connectionOf(api, externalId);
       if (connection.status === 'REVOKED') return connection;
       await sleep(100);
@@ -92,7 +92,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
         context: { user_id: tenant.userId, profile_id: null },
         data: { connection_id: connectionId },
       });
-    for (let i = 0; i < 50 && !(await event.isCompleted()); i++) await sleep(100);
+    for (let i = 0; i < 200 && !(await event.isCompleted()); i++) await sleep(100);
     expect(await event.isCompleted()).toBe(true);
     expect(await revocations(connectionId)).toHaveLength(1);
     expect((await connectionOf(tenant.api, 'conn-a')).revoked_at).toBe(revoked.revoked_at);

@@ -428,7 +428,7 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
     const added = await queue.add('open-banking.import', { background_job_id: 'nope' } as never, {
       jobId: 'poisoned-1',
     });
-    for (let i = 0; i < 50 && !(await added.isFailed()); i++) await sleep(100);
+    for (let i = 0; i < 200 && !(await added.isFailed()); i++) await sleep(100);
     const job = await queue.getJob('poisoned-1');
     expect(job?.failedReason).toMatch(/^Tarefa de importação inválida/);
     expect(job?.attemptsMade).toBe(1);

@@ -1,7 +1,7 @@
 /** Polls until the check returns a value other than undefined/false, or fails after the timeout. */
 export async function waitFor<T>(
   check: () => Promise<T | undefined | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
   intervalMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
