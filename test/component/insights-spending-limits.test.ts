@@ -302,6 +302,31 @@ describe('insights: spending limits through the gateway', () => {
     }
   });
 
+  it('when a limit is created or lowered below what is already spent, then it warns at once, once per level', async () => {
+    const user = await stack.tenant();
+    const account = (await user.api.post('/v1/accounts', { name: 'C', logo: '341' })).body.id;
+    expect((await spend(user.api, account, 5000)).status).toBe(201);
+    const notifications = async () =>
+      (await user.api.get('/v1/notifications')).body.data.map((n: { kind: string }) => n.kind).sort();
+
+    const created = await user.api.post('/v1/spending-limits', { amount: 6000, category_id: FOOD });
+    expect(created.status).toBe(201);
+    expect(created.body.current_window).toMatchObject({ spent: 5000, status: 'WARNING' });
+    expect(await notifications()).toEqual(['SPENDING_LIMIT_WARNING']);
+
+    const lowered = await user.api.put(`/v1/spending-limits/${created.body.id}`, { amount: 4000 });
+    expect(lowered.body.current_window).toMatchObject({ spent: 5000, status: 'EXCEEDED' });
+    expect(await notifications()).toEqual(['SPENDING_LIMIT_EXCEEDED', 'SPENDING_LIMIT_WARNING']);
+    // the same levels in the same window again: nothing new, also not from the purchase's late event
+    await user.api.put(`/v1/spending-limits/${created.body.id}`, { amount: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await notifications()).toEqual(['SPENDING_LIMIT_EXCEEDED', 'SPENDING_LIMIT_WARNING']);
+
+    const roomy = await user.api.post('/v1/spending-limits', { amount: 100_000, category_id: FOOD });
+    expect(roomy.body.current_window.status).toBe('OK');
+    expect(await notifications()).toHaveLength(2);
+  });
+
   it('when the internal aggregates are asked through the gateway, then 404: they are not public', async () => {
     for (const path of ['/internal/v1/aggregates/summary?start_date=2026-01-01&end_date=2026-01-31&today=2026-01-01']) {
       expect((await tenant.api.get(path)).status).toBe(404);

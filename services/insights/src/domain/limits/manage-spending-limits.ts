@@ -5,10 +5,12 @@ import { ownerOf } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type LimitFrequency, SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
+import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
 import { assertCategory } from '../category-check.ts';
 import { afterIdOf, idPage } from '../cursor-page.ts';
 import { limitViews } from './limit-views.ts';
+import { limitAlerts } from './spending-alerts.ts';
 
 export interface SpendingLimitInput {
   amount?: number;
@@ -32,6 +34,19 @@ async function viewOne(ledger: LedgerInsightsClient, ctx: CallerContext, limit: 
   return (await limitViews(ledger, ctx, [limit]))[0];
 }
 
+/** A limit created or changed below what is already spent warns now, not at the next purchase. */
+async function viewAndAlert(
+  em: EntityManager,
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  limit: Parameters<typeof limitViews>[2][0],
+) {
+  const view = await viewOne(ledger, ctx, limit);
+  const { from, to, spent } = view.current_window;
+  await insertNotifications(em, limitAlerts(limit, { from, to }, spent));
+  return view;
+}
+
 /** PRODUCT.md §10 defaults: title = category name, MONTHLY, first day of the current month, 80 %. */
 export async function createSpendingLimit(
   em: EntityManager,
@@ -52,7 +67,7 @@ export async function createSpendingLimit(
       notificationPercentage: input.notification_percentage ?? 80,
     }),
   );
-  return viewOne(ledger, ctx, limit);
+  return viewAndAlert(em, ledger, ctx, limit);
 }
 
 export async function listSpendingLimits(
@@ -105,7 +120,7 @@ export async function updateSpendingLimit(
     if (input.notification_percentage !== undefined) row.notificationPercentage = input.notification_percentage;
     return row;
   });
-  return viewOne(ledger, ctx, limit);
+  return viewAndAlert(em, ledger, ctx, limit);
 }
 
 export async function deleteSpendingLimit(

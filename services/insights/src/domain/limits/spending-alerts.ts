@@ -14,7 +14,8 @@ const reais = (cents: number) =>
 
 const day = (date: string) => date.split('-').reverse().join('/');
 
-function alertsFor(limit: SpendingLimit, window: LimitWindow, spent: number): NewNotification[] {
+/** The notifications a window's spending calls for: none when OK, the warning level, and EXCEEDED from 100 %. */
+export function limitAlerts(limit: SpendingLimit, window: LimitWindow, spent: number): NewNotification[] {
   const status = statusOf(limit, spent);
   if (status === 'OK') return [];
   const base = {
@@ -83,5 +84,5 @@ export async function spendingAlertsFor(
     to: window.to,
   }));
   const spent = await ledger.spending(ctx, windows);
-  return [...touched.entries()].flatMap(([key, { limit, window }]) => alertsFor(limit, window, spent[key] ?? 0));
+  return [...touched.entries()].flatMap(([key, { limit, window }]) => limitAlerts(limit, window, spent[key] ?? 0));
 }
