@@ -459,6 +459,43 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(january.body.bill.value).toBe(5000);
   });
 
+  it('when a previous-balance entry is moved to another card or an account, then 400 and it stays on its bill', async () => {
+    const card = await newCard();
+    const other = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2025-12-05', amount: 3000 }]);
+    await rollOverBills(
+      stack.service('billing').orm.em.fork(),
+      ledgerFor(stack.service('billing').runtime),
+      '2026-01-20',
+    );
+    const [carried] = await stack.sql<{ id: string; bill_id: string }>(
+      'select id, bill_id from ledger.transactions where credit_card_id = $1 and is_previous_balance',
+      [card.id],
+    );
+    expect(carried.bill_id).not.toBe(bought.bill_id);
+    for (const [field, body] of [
+      ['credit_card_id', { credit_card_id: other.id }],
+      ['account_id', { account_id: accountId }],
+    ] as const) {
+      const response = await tenant.api.put(
+        `/v2/transactions/duplicate/update-many?transactions_ids=${carried.id}`,
+        body,
+      );
+      expect(response.status).toBe(400);
+      expect(response.body.details).toEqual([expect.objectContaining({ field })]);
+    }
+    const [after] = await stack.sql(
+      'select credit_card_id, account_id, bill_id from ledger.transactions where id = $1',
+      [carried.id],
+    );
+    expect(after).toEqual({ credit_card_id: card.id, account_id: null, bill_id: carried.bill_id });
+    // its title can still change
+    const renamed = await tenant.api.put(`/v2/transactions/duplicate/update-many?transactions_ids=${carried.id}`, {
+      title: 'Saldo de dezembro',
+    });
+    expect(renamed.status).toBe(200);
+  });
+
   it('when a rollover job is queued, then the worker carries the remainder and the daily scheduler exists', async () => {
     const card = await newCard();
     await purchase(card.id, [{ date: '2024-01-05', amount: 777 }]);

@@ -47,6 +47,15 @@ function assertTransferEdit(targets: TransactionRow[], input: TransactionInput):
   if (details.length) throw badRequest('Dados inválidos', details);
 }
 
+/** A bill's previous-balance entry belongs to the bill it carries into; another holder would orphan it. */
+function assertPreviousBalanceEdit(targets: TransactionRow[], input: TransactionInput): void {
+  if (!targets.some((row) => row.is_previous_balance)) return;
+  const details: FieldError[] = (['account_id', 'credit_card_id'] as const)
+    .filter((field) => input[field] !== undefined)
+    .map((field) => ({ field, message: `${field} do saldo anterior de uma fatura não muda` }));
+  if (details.length) throw badRequest('Dados inválidos', details);
+}
+
 /** Plain column assignments for the fields sent (`?` values in order). */
 function assignments(input: TransactionInput, subcategoryParent: string | null): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];
@@ -114,6 +123,7 @@ export async function updateManyTransactions(
     if (targets.length !== ids.length) throw notFound('Lançamento não encontrado');
     assertImmutable(targets, input);
     assertTransferEdit(targets, input);
+    assertPreviousBalanceEdit(targets, input);
     if (input.account_id !== undefined) {
       const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
       if (!visible.size) throw notFound('Conta não encontrada (account_id)');
