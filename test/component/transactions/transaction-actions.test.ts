@@ -191,6 +191,29 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
     expect(today.body.paid_at.slice(0, 10)).toBe(todayUtc());
   });
 
+  it('when a company settles a leg of an unpaid transfer, then 400 and both legs stay as they were', async () => {
+    const company = await stack.companyClient(tenant.userId);
+    const from = await newAccount(company.api, 0, 'Origem');
+    const to = await newAccount(company.api, 0, 'Destino');
+    const transfer = await company.api.post('/v1/transactions/create-transfer', {
+      amount: 700,
+      date: '2026-01-05',
+      sent_account_id: from,
+      received_account_id: to,
+    });
+    expect(transfer.body.paid).toBe(false);
+    const response = await company.api.post(`/v2/transactions/${transfer.body.id}/settle`, { account_id: to });
+    expect(response.status).toBe(400);
+    const legs = await stack.sql<{ account_id: string; paid: boolean }>(
+      'select account_id, paid from ledger.transactions where connected_transaction_id = $1 order by series_index',
+      [transfer.body.id],
+    );
+    expect(legs).toEqual([
+      { account_id: from, paid: false },
+      { account_id: to, paid: false },
+    ]);
+  });
+
   it('when settle comes from a personal key, a foreign id or without account, then 403 / 404 / 400', async () => {
     const mine = await create({});
     expect((await tenant.api.post(`/v2/transactions/${mine.id}/settle`, { account_id: accountA })).status).toBe(403);

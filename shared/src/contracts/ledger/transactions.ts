@@ -323,7 +323,7 @@ export const transactionRoutes = [
     business: true,
     summary: 'Settle a payable/receivable title',
     description:
-      'Company key with an active license. Sets `paid`, `paid_at` (default today) and `account_id` on an unpaid account transaction; 409 when already paid; 400 for a card transaction or a `paid_at` that is not a real day in 1900-01-01..2999-12-31.',
+      'Company key with an active license. Sets `paid`, `paid_at` (default today) and `account_id` on an unpaid account transaction; 409 when already paid; 400 for a card transaction, a transfer leg or a `paid_at` that is not a real day in 1900-01-01..2999-12-31.',
     params: idParams,
     body: Joi.object({ account_id: anyUuid().required(), paid_at: calendarDate() }).label('SettleTransaction'),
     example: { account_id: '0190a1b2-0000-7000-8000-000000000001', paid_at: '2026-01-10' },

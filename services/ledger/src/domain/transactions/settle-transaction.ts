@@ -24,6 +24,8 @@ export async function settleTransaction(
     const target = await findOneLive(tx, ctx, id, true);
     if (!target) throw notFound(TRANSACTION_NOT_FOUND);
     if (target.credit_card_id) throw invalidField('id', 'lançamentos de cartão não são liquidados');
+    // a transfer leg is no title: settling it would split the pair's `paid` and could put both legs on one account
+    if (target.type === 'TRANSFER') throw invalidField('id', 'transferências não são liquidadas');
     if (target.paid) throw conflict('Lançamento já está pago');
     const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
     if (!visible.size) throw notFound('Conta não encontrada (account_id)');
