@@ -47,6 +47,40 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
     expect(tags[0].n).toBe(0);
   });
 
+  it('when a card purchase or a bill payment is duplicated, then the card copy is paid at its date and the account copy is in no bill', async () => {
+    const user = await stack.tenant();
+    const account = await newAccount(user.api);
+    const card = await user.api.post('/v1/credit-cards', {
+      name: 'Cartão',
+      account_id: account,
+      closing_date: 10,
+      expiring_date: 17,
+    });
+    const bought = await user.api.post('/v1/transactions', {
+      amount: 900,
+      date: '2026-03-05',
+      is_expense: true,
+      title: 'Compra',
+      credit_card_id: card.body.id,
+    });
+    const copy = await user.api.post(`/v1/transactions/${bought.body.id}/duplicate`);
+    expect(copy.status).toBe(201);
+    expect(copy.body).toMatchObject({
+      paid: true,
+      paid_at: '2026-03-05T00:00:00.000Z',
+      credit_card_id: card.body.id,
+      bill_id: bought.body.bill_id,
+      billed_at: bought.body.billed_at,
+    });
+    const pay = await user.api.post(`/v2/bills/${bought.body.bill_id}/pay`, { account_id: account });
+    expect(pay.body.bill).toMatchObject({ value: 1800, balance: 0 });
+    const payCopy = await user.api.post(`/v1/transactions/${pay.body.payment.id}/duplicate`);
+    expect(payCopy.status).toBe(201);
+    expect(payCopy.body).toMatchObject({ account_id: account, bill_id: null, billed_at: null, is_bill_payment: false });
+    const bill = await user.api.get(`/v2/bills/show-by-card/${card.body.id}?date=2026-03-01`);
+    expect(bill.body.bill).toMatchObject({ value: 1800, paid: 1800, balance: 0, status: 'PAID' });
+  });
+
   it("when duplicating another context's transaction, then 404 and nothing is written", async () => {
     const other = await stack.tenant();
     const theirs = await create({}, other.api, await newAccount(other.api));

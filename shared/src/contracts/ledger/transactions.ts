@@ -259,7 +259,7 @@ export const transactionRoutes = [
     tag,
     summary: 'Duplicate a transaction as a paid single entry',
     description:
-      'FIXED, `paid: true`, same title, description, amount, date, account, category, subcategory, currency and business fields; no tags, no series link.',
+      'FIXED, `paid: true`, same title, description, amount, date, account or card, category, subcategory, currency and business fields; no tags, no series link. A card copy is paid at its date, in its source’s bill; an account copy (even of a bill payment) belongs to no bill and is paid now.',
     params: idParams,
     responses: { 201: { description: 'The paid copy', schema: transactionSchema }, 404: notFound },
   }),

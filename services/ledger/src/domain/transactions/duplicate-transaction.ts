@@ -12,6 +12,7 @@ export async function duplicateTransaction(em: EntityManager, ctx: CallerContext
   const row = await em.transactional(async (tx) => {
     const source = await findOneLive(tx, ctx, id);
     if (!source) throw notFound(TRANSACTION_NOT_FOUND);
+    const onCard = source.credit_card_id !== null;
     const copy = blankTransaction({
       user_id: ctx.userId,
       profile_id: ctx.profileId,
@@ -22,13 +23,14 @@ export async function duplicateTransaction(em: EntityManager, ctx: CallerContext
       is_expense: source.is_expense,
       type: 'FIXED',
       paid: true,
-      paid_at: new Date().toISOString(),
+      // a card entry is paid at its date (PRODUCT.md §6); an account one now
+      paid_at: onCard ? `${source.date}T00:00:00.000Z` : new Date().toISOString(),
       currency: source.currency,
       account_id: source.account_id,
       credit_card_id: source.credit_card_id,
-      // same date, same bill
-      bill_id: source.bill_id,
-      billed_at: source.billed_at ? new Date(source.billed_at).toISOString() : null,
+      // same date, same bill; an account copy (say of a bill payment) is a plain entry, in no bill
+      bill_id: onCard ? source.bill_id : null,
+      billed_at: onCard && source.billed_at ? new Date(source.billed_at).toISOString() : null,
       category_id: source.category_id,
       subcategory_id: source.subcategory_id,
       competence_date: source.competence_date,
