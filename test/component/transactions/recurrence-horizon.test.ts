@@ -96,6 +96,29 @@ describe('recurrence horizon job', () => {
     expect(await occurrences(ended)).toEqual([]);
   });
 
+  it('when a tagged recurrence is extended, then the new occurrences carry its tags', async () => {
+    const today = todayUtc();
+    const tag = await tenant.api.post('/v1/tags', { name: 'Recorrente' });
+    const response = await tenant.api.post('/v1/transactions', {
+      amount: 990,
+      date: today,
+      is_expense: true,
+      title: 'Streaming',
+      account_id: accountId,
+      type: 'RECURRENT',
+      tag_ids: [tag.body.id],
+    });
+    const series = response.body.id as string;
+    const created = await run(addMonthsClamped(today, 3));
+    expect(created.created).toBeGreaterThan(0);
+    const untagged = await stack.sql(
+      `select t.id from ledger.transactions t where t.connected_transaction_id = $1
+       and not exists (select 1 from ledger.transaction_tags g where g.transaction_id = t.id and g.tag_id = $2)`,
+      [series, tag.body.id],
+    );
+    expect(untagged).toEqual([]);
+  });
+
   it('when later occurrences were edited, then new ones copy the latest occurrence', async () => {
     const today = todayUtc();
     const series = await recurrence(today, 'MONTHLY', 'Academia');

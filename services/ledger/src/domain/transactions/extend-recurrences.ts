@@ -51,16 +51,29 @@ export async function extendRecurrences(
         [ids],
       );
       const templateOf = new Map(templates.map((row) => [row.connected_transaction_id, row]));
+      const templateIdOf = new Map<string, string>();
       const built = series.flatMap((s) => {
         const template = templateOf.get(s.series_id);
         if (!template) return [];
-        return pendingOccurrences(s.anchor, s.frequency, horizon, s.next_index).map((date, k) =>
-          nextMember(template, date, s.next_index + k),
-        );
+        return pendingOccurrences(s.anchor, s.frequency, horizon, s.next_index).map((date, k) => {
+          const row = nextMember(template, date, s.next_index + k);
+          templateIdOf.set(row.id, template.id);
+          return row;
+        });
       });
       // card occurrences get their bills from billing
       const rows = billing ? await billCardRowsOfAnyContext(billing, built) : built;
       const inserted = await insertTransactions(tx, rows);
+      // new occurrences carry the template's tags, like every member the series was created or edited with
+      if (inserted.size) {
+        await execute(
+          tx,
+          `insert into transaction_tags (transaction_id, tag_id)
+           select p.id, g.tag_id from jsonb_to_recordset(?::jsonb) as p(id uuid, template_id uuid)
+           join transaction_tags g on g.transaction_id = p.template_id on conflict do nothing`,
+          [JSON.stringify([...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })))],
+        );
+      }
       await execute(
         tx,
         `update recurrence_series r set updated_at = now(),
