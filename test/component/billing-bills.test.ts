@@ -195,6 +195,12 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
       expect(await amounts(`category_ids[]=${catA}&category_ids[]=${catB}`)).toEqual([1250, 3000]);
       expect(await amounts(`category_ids=${catA},${catB}`)).toEqual([1250, 3000]);
     }
+    // more than 20 ids: the query parser hands over an object keyed by index, still a list
+    const many = [catA, ...Array.from({ length: 24 }, () => crypto.randomUUID())].filter(Boolean);
+    for (const name of ['category_ids', 'category_ids[]']) {
+      const query = many.map((id) => `${name}=${id}`).join('&');
+      expect(await amounts(query)).toEqual(catA ? [1250] : []);
+    }
     const bad = await tenant.api.get(`/v2/bills/show-by-card/${card.id}/transactions?category_ids=nope`);
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe('category_ids');
@@ -428,6 +434,24 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     });
     const again = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId });
     expect(again.status).toBe(409);
+  });
+
+  it('when a payment date is an ISO 8601 date-time, then the payment keeps the calendar day as written', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2026-02-05', amount: 3000 }]);
+    const response = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, {
+      account_id: accountId,
+      amount: 1000,
+      date: '2026-02-15T22:30:00-03:00',
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.payment).toMatchObject({ amount: 1000, date: '2026-02-15T00:00:00.000Z' });
+    expect(response.body.bill).toMatchObject({ paid: 1000, balance: 2000 });
+    for (const date of ['2026-02-30T10:00:00Z', '1899-12-31']) {
+      const bad = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId, date });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details).toEqual([expect.objectContaining({ field: 'date' })]);
+    }
   });
 
   it('when the rollover runs twice, then each unpaid bill carries its remainder once', async () => {

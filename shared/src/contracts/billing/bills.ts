@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { parseCalendarDate } from '../../calendar.ts';
 import {
   anyUuid,
+  bankDay,
   calendarDate,
   cents,
   errorSchema,
@@ -102,7 +103,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidList = () =>
   Joi.any()
     .custom((value, helpers) => {
-      const items = (Array.isArray(value) ? value : [value])
+      // the query parser turns lists of more than 20 items into objects keyed by index
+      const listed = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.values(value) : [value];
+      const items = listed
         .flatMap((item) => String(item).split(','))
         .map((item) => item.trim())
         .filter(Boolean);
@@ -198,12 +201,12 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Pay a bill from an account',
     description:
-      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed); `date` defaults to today.",
+      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.",
     params: idParams,
     body: Joi.object({
       account_id: anyUuid().required(),
       amount: cents().min(1).max(1e13),
-      date: realDate(),
+      date: bankDay(true),
     }).label('PayBill'),
     example: { account_id: '0190a0b0-0000-7000-8000-000000000001', amount: 125000, date: '2026-03-17' },
     responses: {

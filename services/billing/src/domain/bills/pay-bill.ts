@@ -1,4 +1,4 @@
-import { todayUtc } from '@finance/shared/calendar';
+import { parseCalendarDate, todayUtc } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
@@ -29,7 +29,8 @@ export async function payBill(
     bill_id: bill.id,
     account_id: input.account_id,
     amount,
-    date: input.date ?? todayUtc(),
+    // an ISO 8601 date-time keeps the calendar day as written (PRODUCT.md §5)
+    date: (input.date && parseCalendarDate(input.date)) || todayUtc(),
     title: `Pagamento da fatura ${card.name}`,
   });
   const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
