@@ -76,10 +76,21 @@ describe('billing: card purchases through POST /v1/transactions (card closing 10
       date: '2026-09-12',
     });
     expect(response.status).toBe(200);
-    expect(response.body[0]).toMatchObject({ id: bought.id, billed_at: '2026-10-10T00:00:00.000Z' });
+    expect(response.body[0]).toMatchObject({
+      id: bought.id,
+      billed_at: '2026-10-10T00:00:00.000Z',
+      paid: true,
+      paid_at: '2026-09-12T00:00:00.000Z',
+    });
     expect(response.body[0].bill_id).not.toBe(bought.bill_id);
     const october = await tenant.api.get(`/v2/bills/show-by-card/${cardId}?date=2026-10-01`);
     expect(october.body.transactions.map((t: { id: string }) => t.id)).toContain(bought.id);
+    // sending `paid` along with a date keeps it paid at its new date
+    const again = await tenant.api.put(`/v2/transactions/duplicate/update-many?transactions_ids=${bought.id}`, {
+      date: '2026-09-20',
+      paid: false,
+    });
+    expect(again.body[0]).toMatchObject({ paid: true, paid_at: '2026-09-20T00:00:00.000Z' });
   });
 
   it('when installments are appended to a card purchase, then they fill the following bills', async () => {

@@ -78,10 +78,18 @@ function assignments(input: TransactionInput, subcategoryParent: string | null):
     set('credit_card_id = ?, account_id = null, paid = true', input.credit_card_id);
     set("paid_at = (t.date + s.delta)::timestamp at time zone 'UTC'");
   } else if (input.paid !== undefined) {
-    // paying keeps an earlier payment time; unpaying clears it; an entry staying on its card stays paid
+    // paying keeps an earlier payment time; unpaying clears it; an entry staying on its card stays paid at its date
     const card = input.account_id === undefined ? 't.credit_card_id is not null' : 'false';
     set(`paid = ? or ${card}`, input.paid);
-    set(`paid_at = case when ${card} then t.paid_at when ? then coalesce(t.paid_at, now()) else null end`, input.paid);
+    set(
+      `paid_at = case when ${card} then (t.date + s.delta)::timestamp at time zone 'UTC' when ? then coalesce(t.paid_at, now()) else null end`,
+      input.paid,
+    );
+  } else if (input.account_id === undefined) {
+    // a card entry is paid at its date (PRODUCT.md §6), also after its date moves
+    set(
+      "paid_at = case when t.credit_card_id is not null then (t.date + s.delta)::timestamp at time zone 'UTC' else t.paid_at end",
+    );
   }
   if (input.category_id !== undefined) {
     set('category_id = ?', input.category_id);
