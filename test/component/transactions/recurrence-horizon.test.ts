@@ -96,6 +96,31 @@ describe('recurrence horizon job', () => {
     expect(await occurrences(ended)).toEqual([]);
   });
 
+  it('when "this and next" is deleted from a date beyond the horizon, then the series grows up to that date and stops', async () => {
+    const today = todayUtc();
+    const series = await recurrence(today, 'MONTHLY', 'Mensalidade');
+    const cut = addMonthsClamped(today, 15);
+    const deleted = await tenant.api.delete(
+      `/v1/transactions/${series}?edition_type=THIS_AND_NEXT&edition_date=${cut}`,
+    );
+    expect(deleted.status).toBe(200);
+    expect(await occurrences(series)).toHaveLength(13);
+    await run(addMonthsClamped(today, 6));
+    const expected = Array.from({ length: 15 }, (_, k) => addMonthsClamped(today, k));
+    expect(await occurrences(series)).toEqual(expected);
+    await run(addMonthsClamped(today, 24));
+    expect(await occurrences(series)).toEqual(expected);
+    const [state] = await stack.sql('select ended from ledger.recurrence_series where series_id = $1', [series]);
+    expect(state.ended).toBe(true);
+
+    // from a date inside the horizon: the later occurrences go and none come back
+    const short = await recurrence(today, 'MONTHLY', 'Curso');
+    const from = addMonthsClamped(today, 3);
+    await tenant.api.delete(`/v1/transactions/${short}?edition_type=THIS_AND_NEXT&edition_date=${from}`);
+    await run(addMonthsClamped(today, 6));
+    expect(await occurrences(short)).toEqual(expected.slice(0, 3));
+  });
+
   it('when a tagged recurrence is extended, then the new occurrences carry its tags', async () => {
     const today = todayUtc();
     const tag = await tenant.api.post('/v1/tags', { name: 'Recorrente' });

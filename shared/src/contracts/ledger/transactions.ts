@@ -209,7 +209,7 @@ export const transactionRoutes = [
     tag,
     summary: 'Delete a transaction (logical), or part of its series',
     description:
-      'THIS (default) deletes the given transaction; THIS_AND_NEXT the members of its series dated on or after `edition_date` (default: its date); ALL the whole series. Deleting a transfer leg deletes both legs. Ends a recurrence whose future is deleted.',
+      "THIS (default) deletes the given transaction; THIS_AND_NEXT the members of its series dated on or after `edition_date` (default: its date); ALL the whole series. Deleting a transfer leg deletes both legs. A recurrence deleted THIS_AND_NEXT ends at `edition_date` (the daily job still creates the occurrences before it, even beyond today's horizon); ALL ends it.",
     params: idParams,
     query: Joi.object({
       edition_type: Joi.string()

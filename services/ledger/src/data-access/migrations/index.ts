@@ -10,6 +10,7 @@ import { CreateBackgroundJobs } from './0007-create-background-jobs.ts';
 import { CreateCategorizationRules } from './0008-create-categorization-rules.ts';
 import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
+import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -24,4 +25,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0009-create-open-banking', class: CreateOpenBanking },
   { name: '0010-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
+  { name: '0012-recurrence-end', class: AddRecurrenceEnd },
 ];

@@ -30,11 +30,18 @@ export async function deleteTransaction(
         ? await liveSeriesMembers(tx, [target.connected_transaction_id])
         : (await membersInScope(tx, [{ id, scope, from: from ?? target.date }])).map((m) => m.id);
     const deleted = await softDelete(tx, ids);
-    // a recurrence whose future is deleted stops growing
-    if (target.type === 'RECURRENT' && scope !== 'THIS') {
+    // a recurrence deleted whole stops growing; "this and next" ends it at the date its future was deleted from
+    if (target.type === 'RECURRENT' && scope === 'ALL') {
       await execute(tx, 'update recurrence_series set ended = true, updated_at = now() where series_id = ?', [
         target.connected_transaction_id,
       ]);
+    } else if (target.type === 'RECURRENT' && scope === 'THIS_AND_NEXT') {
+      await execute(
+        tx,
+        `update recurrence_series set ends_before = least(ends_before, ?::date), updated_at = now()
+         where series_id = ?`,
+        [from ?? target.date, target.connected_transaction_id],
+      );
     }
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
     return { deleted: deleted.length };

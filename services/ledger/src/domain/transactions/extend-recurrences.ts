@@ -1,4 +1,4 @@
-import type { CalendarDate, Frequency } from '@finance/shared/calendar';
+import { addDays, type CalendarDate, type Frequency } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -16,6 +16,8 @@ interface SeriesRow {
   anchor: CalendarDate;
   frequency: Frequency;
   next_index: number;
+  /** Exclusive end set by "delete this and next"; null while the series runs on. */
+  ends_before: CalendarDate | null;
 }
 
 /**
@@ -36,7 +38,8 @@ export async function extendRecurrences(
     const batch = await em.fork().transactional(async (tx) => {
       const series = await execute<SeriesRow>(
         tx,
-        `select series_id, to_char(anchor, 'YYYY-MM-DD') as anchor, frequency, next_index from recurrence_series
+        `select series_id, to_char(anchor, 'YYYY-MM-DD') as anchor, frequency, next_index,
+                to_char(ends_before, 'YYYY-MM-DD') as ends_before from recurrence_series
          where not ended and series_id > ? order by series_id limit ? for update skip locked`,
         [after, batchSize],
       );
@@ -55,7 +58,8 @@ export async function extendRecurrences(
       const built = series.flatMap((s) => {
         const template = templateOf.get(s.series_id);
         if (!template) return [];
-        return pendingOccurrences(s.anchor, s.frequency, horizon, s.next_index).map((date, k) => {
+        const last = s.ends_before && s.ends_before <= horizon ? addDays(s.ends_before, -1) : horizon;
+        return pendingOccurrences(s.anchor, s.frequency, last, s.next_index).map((date, k) => {
           const row = nextMember(template, date, s.next_index + k);
           templateIdOf.set(row.id, template.id);
           return row;
@@ -78,11 +82,12 @@ export async function extendRecurrences(
         tx,
         `update recurrence_series r set updated_at = now(),
            next_index = greatest(r.next_index, coalesce(m.next, 0)),
-           ended = not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
+           ended = coalesce(r.ends_before <= ?::date, false)
+             or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
          from (select s.id, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
                from unnest(?::uuid[]) as s(id)) m
          where r.series_id = m.id`,
-        [`{${ids.join(',')}}`],
+        [horizon, `{${ids.join(',')}}`],
       );
       recordChangesByContext(
         tx,

@@ -175,7 +175,7 @@ export async function updateManyTransactions(
         .map((row) => ({ id: row.connected_transaction_id, delta: daysBetween(row.date, newDate) }));
       await execute(
         tx,
-        `update recurrence_series r set anchor = r.anchor + s.delta, updated_at = now()
+        `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
          from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
         [JSON.stringify(moved)],
       );
