@@ -251,6 +251,18 @@ describe('ledger: business contacts, cost centers and DRE mapping through the ga
       expect(byId.has(personalCategory.id)).toBe(false);
     });
 
+    it('when the company has its own categories, then the mapping lists the system ones first, then by id', async () => {
+      const fresh = await stack.companyClient(tenant.userId);
+      const first = (await fresh.api.post('/v1/categories', { name: 'Frete', is_expense: true })).body;
+      const second = (await fresh.api.post('/v1/categories', { name: 'Consultorias', is_expense: false })).body;
+      const entries = (await fresh.api.get('/v2/business/dre-mapping')).body as Array<{
+        category_id: string;
+        is_system: boolean;
+      }>;
+      const systemIds = entries.filter((e) => e.is_system).map((e) => e.category_id);
+      expect(entries.map((e) => e.category_id)).toEqual([...[...systemIds].sort(), ...[first.id, second.id].sort()]);
+    });
+
     it('when groups are set, then the listed ones change, the rest keep theirs, and the complete mapping returns', async () => {
       const fresh = await stack.companyClient(tenant.userId);
       const own = (await fresh.api.post('/v1/categories', { name: 'Matéria-prima', is_expense: true })).body;

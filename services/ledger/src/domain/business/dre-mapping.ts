@@ -20,7 +20,7 @@ interface DreRow {
 /** Business routes run in a company context only; the mapping belongs to the company profile. */
 const profileOf = (ctx: CallerContext): string => ctx.profileId as string;
 
-/** Every live category the company sees with its group: the company's choice, else the default. */
+/** Every live category the company sees with its group (the company's choice, else the default); system first, then by id. */
 export async function getDreMapping(em: EntityManager, ctx: CallerContext): Promise<DreRow[]> {
   const scope = contextSql(ctx, 'c');
   return em.getConnection().execute<DreRow[]>(
@@ -32,7 +32,7 @@ export async function getDreMapping(em: EntityManager, ctx: CallerContext): Prom
      from categories c
      left join dre_mappings m on m.category_id = c.id and m.profile_id = ?
      where c.deleted_at is null and (c.user_id is null or (${scope.sql}))
-     order by c.id`,
+     order by c.user_id is not null, c.id`,
     [profileOf(ctx), ...scope.params],
     'all',
     em.getTransactionContext(),
