@@ -416,6 +416,33 @@ describe('insights: subcategory, summary and DRE reports through the gateway', (
       });
     });
 
+    it('when an own category is not mapped, then its entries of either direction land in the default group the mapping shows', async () => {
+      const userId = await stack.createUser();
+      const company = await stack.companyClient(userId);
+      const acc = (await company.api.post('/v1/accounts', { name: 'PJ', logo: '341' })).body.id;
+      const freight = (await company.api.post('/v1/categories', { name: 'Frete', is_expense: true })).body.id;
+      const fees = (await company.api.post('/v1/categories', { name: 'Consultorias', is_expense: false })).body.id;
+      const mapping = (await company.api.get('/v2/business/dre-mapping')).body as Array<{
+        category_id: string;
+        dre_group: string;
+      }>;
+      expect(mapping.find((e) => e.category_id === freight)?.dre_group).toBe('despesas_operacionais');
+      expect(mapping.find((e) => e.category_id === fees)?.dre_group).toBe('receita');
+      await insert(userId, [
+        { profile_id: company.profileId, amount: 3_000, is_expense: true, account_id: acc, category_id: freight },
+        // a refund of freight: income in an expense category
+        { profile_id: company.profileId, amount: 400, is_expense: false, account_id: acc, category_id: freight },
+        { profile_id: company.profileId, amount: 9_000, is_expense: false, account_id: acc, category_id: fees },
+        // a chargeback of a fee: expense in an income category
+        { profile_id: company.profileId, amount: 700, is_expense: true, account_id: acc, category_id: fees },
+      ]);
+      const response = await company.api.get(`/v2/business/dre?${PERIOD}`);
+      expect(response.status).toBe(200);
+      const group = (name: string) => response.body.groups.find((g: { dre_group: string }) => g.dre_group === name);
+      expect(group('despesas_operacionais')).toMatchObject({ income: 400, expenses: 3_000, total: -2_600 });
+      expect(group('receita')).toMatchObject({ income: 9_000, expenses: 700, total: 8_300 });
+    });
+
     it('when the same user personal context or another company has entries and mappings, then the DRE ignores them', async () => {
       const userId = await stack.createUser();
       const company = await stack.companyClient(userId);

@@ -78,7 +78,7 @@ export const reportRoutes = [
     business: true,
     summary: 'Income statement (DRE) for a period',
     description:
-      'Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default, then `receita` for income and `despesas_operacionais` for expenses (uncategorized too). Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order.',
+      'Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries, `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order.',
     query: periodQuery,
     responses: {
       200: {

@@ -8,8 +8,9 @@ type Row = { dre_group: string; income: string; expenses: string };
 
 /**
  * Income and expenses per DRE group by competence date (falling back to the date), in one statement:
- * the company's mapping wins, then the category's default group, then receita / despesas_operacionais
- * by direction (also for uncategorized entries). Transfers and bill payments are not results.
+ * the company's mapping wins, then the category's default group (a system category's own; receita for an
+ * income category, despesas_operacionais for an expense one, as GET /v2/business/dre-mapping shows), then,
+ * for uncategorized entries, receita / despesas_operacionais by direction. Transfers and bill payments are not results.
  */
 export async function dreTotals(
   em: EntityManager,
@@ -19,7 +20,8 @@ export async function dreTotals(
   const scope = contextSql(ctx, 't');
   const rows = await runSql<Row>(
     em,
-    `select coalesce(m.dre_group, c.dre_group, case when t.is_expense then 'despesas_operacionais' else 'receita' end) as dre_group,
+    `select coalesce(m.dre_group, c.dre_group,
+              case when coalesce(c.is_expense, t.is_expense) then 'despesas_operacionais' else 'receita' end) as dre_group,
             coalesce(sum(t.amount) filter (where not t.is_expense), 0)::text as income,
             coalesce(sum(t.amount) filter (where t.is_expense), 0)::text as expenses
      from transactions t
