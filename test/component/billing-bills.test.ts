@@ -483,6 +483,35 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(january.body.bill.value).toBe(5000);
   });
 
+  it('when a bill whose remainder was carried is paid, then 409 and nothing is written; the bill it went to takes the payment', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2025-12-05', amount: 9000 }]);
+    await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId, amount: 4000 });
+    const billing = stack.service('billing');
+    await rollOverBills(billing.orm.em.fork(), ledgerFor(billing.runtime), '2026-01-15');
+    // December's bill was due on the 17th; January's is not due yet, so only December's is carried
+    const [carried, ...none] = await stack.sql<{ bill_id: string }>(
+      'select bill_id from ledger.transactions where credit_card_id = $1 and is_previous_balance',
+      [card.id],
+    );
+    expect(none).toEqual([]);
+    const payments = () =>
+      stack.sql('select count(*)::int as n from ledger.transactions where is_bill_payment and bill_id = $1', [
+        bought.bill_id,
+      ]);
+    const before = await payments();
+
+    const again = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain(carried.bill_id);
+    expect(await payments()).toEqual(before);
+
+    const paid = await tenant.api.post(`/v2/bills/${carried.bill_id}/pay`, { account_id: accountId });
+    expect(paid.status).toBe(200);
+    expect(paid.body.payment.amount).toBe(5000);
+    expect(paid.body.bill).toMatchObject({ id: carried.bill_id, balance: 0, status: 'PAID' });
+  });
+
   it('when a previous-balance entry is moved to another card or an account, then 400 and it stays on its bill', async () => {
     const card = await newCard();
     const other = await newCard();

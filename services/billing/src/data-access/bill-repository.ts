@@ -9,6 +9,8 @@ export interface BillRow extends BillDates {
   userId: string;
   profileId: string | null;
   rolledOverAt: Date | null;
+  /** The bill the rollover carried this one's unpaid remainder into, if it owed anything. */
+  carriedToBillId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -17,7 +19,7 @@ const columns = (a = '') => {
   const q = a ? `${a}.` : '';
   return `${q}id, ${q}credit_card_id, ${q}user_id, ${q}profile_id,
   to_char(${q}reference_month, 'YYYY-MM-DD') as reference_month, to_char(${q}closing_date, 'YYYY-MM-DD') as closing_date,
-  to_char(${q}due_date, 'YYYY-MM-DD') as due_date, ${q}rolled_over_at, ${q}created_at, ${q}updated_at`;
+  to_char(${q}due_date, 'YYYY-MM-DD') as due_date, ${q}rolled_over_at, ${q}carried_to_bill_id, ${q}created_at, ${q}updated_at`;
 };
 
 interface RawBill {
@@ -29,6 +31,7 @@ interface RawBill {
   closing_date: string;
   due_date: string;
   rolled_over_at: Date | null;
+  carried_to_bill_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -42,6 +45,7 @@ const toRow = (raw: RawBill): BillRow => ({
   closingDate: raw.closing_date,
   dueDate: raw.due_date,
   rolledOverAt: raw.rolled_over_at,
+  carriedToBillId: raw.carried_to_bill_id,
   createdAt: new Date(raw.created_at),
   updatedAt: new Date(raw.updated_at),
 });
@@ -131,11 +135,22 @@ export async function updateBillDates(em: EntityManager, bills: Array<BillDates 
   );
 }
 
-export async function markRolledOver(em: EntityManager, ids: string[]): Promise<void> {
+/** Marks bills as handled by the rollover, each owing one with the bill its remainder went to. */
+export async function markRolledOver(
+  em: EntityManager,
+  ids: string[],
+  carried: Array<{ id: string; carried_to: string }>,
+): Promise<void> {
   if (ids.length === 0) return;
-  await em
-    .getConnection()
-    .execute('update bills set rolled_over_at = now() where id in (?)', [ids], 'run', em.getTransactionContext());
+  await em.getConnection().execute(
+    `update bills b set rolled_over_at = now(), carried_to_bill_id = c.carried_to
+         from unnest(?::uuid[]) as s(id)
+         left join jsonb_to_recordset(?::jsonb) as c(id uuid, carried_to uuid) on c.id = s.id
+       where b.id = s.id`,
+    [`{${ids.join(',')}}`, JSON.stringify(carried)],
+    'run',
+    em.getTransactionContext(),
+  );
 }
 
 /** Closed bills past due that were not carried yet, oldest first. */

@@ -201,7 +201,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Pay a bill from an account',
     description:
-      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.",
+      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed, and 409 naming the next bill when the rollover already carried this bill's remainder into it: pay that one); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.",
     params: idParams,
     body: Joi.object({
       account_id: anyUuid().required(),

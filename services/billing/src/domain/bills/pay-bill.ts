@@ -21,6 +21,11 @@ export async function payBill(
   const bill = await findBill(em, contextSql(ctx, 'c'), billId);
   const card = bill && (await findCard(em, ctx, bill.creditCardId));
   if (!bill || !card) throw notFound(BILL_NOT_FOUND);
+  if (bill.carriedToBillId) {
+    throw conflict(
+      `O saldo desta fatura foi levado para a fatura seguinte (${bill.carriedToBillId}); pague aquela fatura`,
+    );
+  }
   const [totals] = await ledger.totals(ctx, [bill.id]);
   const balance = totals ? totals.purchases - totals.credits - totals.payments : 0;
   const amount = input.amount ?? balance;

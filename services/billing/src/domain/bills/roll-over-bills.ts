@@ -76,6 +76,7 @@ export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClie
       await markRolledOver(
         em,
         bills.map((bill) => bill.id),
+        entries.map((entry) => ({ id: entry.source_bill_id, carried_to: entry.bill_id })),
       );
     }
   }
