@@ -380,6 +380,34 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
     expect(await counts()).toEqual(before);
   });
 
+  it('when the user sets the closing day of a card imported without one, then it no longer needs review; a one-bill change keeps the flag', async () => {
+    const user = await stack.tenant();
+    const body = payload('conn-review');
+    const { job } = await importAndWait(user.api, {
+      ...body,
+      credit_cards: [body.credit_cards[1], { ...body.credit_cards[1], external_id: 'card-3' }],
+      transactions: [],
+    });
+    expect(job.state).toBe('completed');
+    const cards = (await user.api.get('/v1/credit-cards')).body.data as Array<{ id: string; closing_date: string }>;
+    expect(cards).toHaveLength(2);
+    const review = async (id: string) =>
+      (await user.api.get(`/v1/credit-cards/${id}`)).body.needs_closing_date_review as boolean;
+    const [confirmed, changed] = cards;
+
+    // the same day sent back through PUT confirms it
+    expect(
+      (await user.api.put(`/v1/credit-cards/${confirmed.id}`, { closing_date: confirmed.closing_date })).status,
+    ).toBe(200);
+    expect(await review(confirmed.id)).toBe(false);
+
+    const path = `/v2/bills/closing-date/by-card/${changed.id}`;
+    expect((await user.api.patch(path, { closing_day: 5, edition_type: 'THIS' })).status).toBe(200);
+    expect(await review(changed.id)).toBe(true);
+    expect((await user.api.patch(path, { closing_day: 6, edition_type: 'THIS_AND_NEXT' })).status).toBe(200);
+    expect(await review(changed.id)).toBe(false);
+  });
+
   it('when a read-only key imports, then 403 and nothing is written', async () => {
     const before = await counts();
     const response = await tenant.readOnly.post('/v1/open-banking/imports', payload('conn-ro'));

@@ -33,7 +33,11 @@ export const creditCardSchema = Joi.object({
     .required()
     .description('`limit` − what is owed on every unpaid bill, future installments included'),
   is_unlimited: Joi.boolean().required(),
-  needs_closing_date_review: Joi.boolean().required(),
+  needs_closing_date_review: Joi.boolean()
+    .required()
+    .description(
+      'True for a card imported without a closing day until the user sets one (card PUT with `closing_date`, or a closing-date change THIS_AND_NEXT/ALL)',
+    ),
   ...ownership,
 }).label('CreditCard');
 

@@ -67,6 +67,8 @@ export async function applyClosingDays(
   if (change.editionType !== 'THIS') {
     card.closingDay = change.closingDay;
     card.dueDay = change.dueDay;
+    // a closing day the user sets for the card from now on is reviewed, whatever the import guessed
+    card.needsClosingDateReview = false;
     await tx.flush();
   }
   const existing = before.filter((bill) => newDates.has(bill.referenceMonth));

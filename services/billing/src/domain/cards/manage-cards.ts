@@ -107,8 +107,9 @@ export async function updateCard(
         closingDay,
         dueDay,
       });
-      locked.needsClosingDateReview = false;
     }
+    // sending the closing day confirms it, even unchanged
+    if (input.closing_date !== undefined) locked.needsClosingDateReview = false;
     await tx.flush();
     return locked;
   });
