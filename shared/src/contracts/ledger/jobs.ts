@@ -26,7 +26,7 @@ export const jobRoutes = [
     tag: 'Jobs',
     summary: 'State and progress of a background job',
     description:
-      "Any job the caller's context started (imports, recategorization of history). `progress` goes 0–100; `result` holds the counts once `completed`; `error` says why in Portuguese once `failed` (a failed job wrote nothing). Another context's job is 404.",
+      "Any job the caller's context started (imports, recategorization of history). `progress` goes 0–100; `result` holds the counts once `completed`; `error` says why in Portuguese once `failed` (a payload refused as invalid wrote nothing; a job that failed part-way, after its retries, may have done part of its work, and since every step is idempotent sending it again completes it without duplicates). Another context's job is 404.",
     params: idParams,
     responses: {
       200: { description: 'The job', schema: jobSchema },
