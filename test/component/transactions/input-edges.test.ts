@@ -161,6 +161,17 @@ describe('transactions and references: edge input answers 400, never 500', () =>
     });
     expect(mismatch.status).toBe(400);
     expect(fields(mismatch)).toEqual(['subcategory_id']);
+    // a null category with a subcategory: the subcategory's category, never a subcategory without one
+    const nulled = await tenant.api.put(`/v2/transactions/duplicate/update-many?transactions_ids=${created.id}`, {
+      category_id: null,
+      subcategory_id: first.id,
+    });
+    expect(nulled.status).toBe(200);
+    expect(nulled.body.map((t: any) => [t.category_id, t.subcategory_id])).toEqual([[first.category_id, first.id]]);
+    const cleared = await tenant.api.put(`/v2/transactions/duplicate/update-many?transactions_ids=${created.id}`, {
+      category_id: null,
+    });
+    expect(cleared.body.map((t: any) => [t.category_id, t.subcategory_id])).toEqual([[null, null]]);
   });
 
   it('when a read-only key creates or edits an account or settles a title, then 403 and nothing changes', async () => {

@@ -92,7 +92,8 @@ function assignments(input: TransactionInput, subcategoryParent: string | null):
     );
   }
   if (input.category_id !== undefined) {
-    set('category_id = ?', input.category_id);
+    // a subcategory sent with a null category brings its own, as on creation
+    set('category_id = ?', input.category_id ?? subcategoryParent);
     // a subcategory of the old category does not follow a category change
     if (input.subcategory_id === undefined) {
       set(
