@@ -240,7 +240,7 @@ export const transactionRoutes = [
       'member by the same number of days. `type`, `installments`, `frequency`, `is_full_amount` cannot change (400).',
       '`credit_card_id` moves entries to that card (paid at their date, each in the bill its date falls in; 404 for',
       'a card outside the context); `account_id` moves card entries off their card and bill; not both at once (400).',
-      'A `subcategory_id` without `category_id` moves the entries to its category. Dates as on creation (400 outside',
+      'A `subcategory_id` without `category_id` (or with `category_id: null`) moves the entries to its category. Dates as on creation (400 outside',
       '1900-01-01..2999-12-31 or not a real day). All or nothing, in one database transaction.',
     ].join(' '),
     query: Joi.object({ transactions_ids: idList(), 'transactions_ids[]': idList() }),
