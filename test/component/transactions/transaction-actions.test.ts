@@ -109,6 +109,27 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
     ]);
   });
 
+  it('when the last installment was deleted and one is appended, then it takes its place and the count stays whole', async () => {
+    const first = await create({ type: 'PARCELLED', installments: 3, date: '2026-01-10', amount: 1000 });
+    const [third] = await stack.sql<{ id: string }>(
+      'select id from ledger.transactions where connected_transaction_id = $1 and installment_number = 3',
+      [first.id],
+    );
+    expect((await tenant.api.delete(`/v1/transactions/${third.id}`)).status).toBe(200);
+    const response = await tenant.api.post(`/v1/transactions/${first.id}/installments`, { quantity: 1 });
+    expect(response.body).toEqual({ created: 1 });
+    const live = await stack.sql(
+      `select to_char(date, 'YYYY-MM-DD') as date, installment_number, installments
+       from ledger.transactions where connected_transaction_id = $1 and deleted_at is null order by series_index`,
+      [first.id],
+    );
+    expect(live).toEqual([
+      { date: '2026-01-10', installment_number: 1, installments: 3 },
+      { date: '2026-02-10', installment_number: 2, installments: 3 },
+      { date: '2026-03-10', installment_number: 3, installments: 3 },
+    ]);
+  });
+
   it("when appending to another context's purchase or with a read-only key, then 404 / 403 and nothing is written", async () => {
     const company = await stack.companyClient(tenant.userId);
     const theirs = await create({ type: 'PARCELLED', installments: 2 }, company.api, await newAccount(company.api));

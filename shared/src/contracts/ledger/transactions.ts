@@ -272,7 +272,7 @@ export const transactionRoutes = [
     tag,
     summary: 'Append installments to an installment purchase',
     description:
-      'On any member of a PARCELLED series: adds `quantity` members after the last one, with its amount and account, monthly; every member’s `installments` becomes the new count. Otherwise `created: 0`.',
+      'On any member of a PARCELLED series: adds `quantity` members after the last live one, with its amount and account, monthly, numbered on from it; every member’s `installments` becomes that last number plus `quantity`. Otherwise `created: 0`.',
     params: idParams,
     body: Joi.object({ quantity: Joi.number().integer().strict().min(1).max(120).required() }),
     example: { quantity: 2 },

@@ -44,11 +44,13 @@ export async function appendInstallments(
        from transactions where connected_transaction_id = ?`,
       [seriesId],
     );
-    const total = last.installments + quantity;
+    // numbers follow the last live installment, so deleted trailing ones leave no gap in the count
+    const lastNumber = last.installment_number ?? last.installments;
+    const total = lastNumber + quantity;
     const members = Array.from({ length: quantity }, (_, k) =>
       nextMember(last, addMonthsClamped(last.date as CalendarDate, k + 1, anchor_day ?? undefined), next_index + k, {
         installments: total,
-        installment_number: (last.installment_number ?? last.installments) + k + 1,
+        installment_number: lastNumber + k + 1,
       }),
     );
     // card installments fill the bills after the last one
