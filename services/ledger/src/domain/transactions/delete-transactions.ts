@@ -36,10 +36,12 @@ export async function deleteTransaction(
         target.connected_transaction_id,
       ]);
     } else if (target.type === 'RECURRENT' && scope === 'THIS_AND_NEXT') {
+      // members are written in date order, so one dated on or after the end means nothing is left to create
       await execute(
         tx,
-        `update recurrence_series set ends_before = least(ends_before, ?::date), updated_at = now()
-         where series_id = ?`,
+        `update recurrence_series r set ends_before = least(r.ends_before, e.day), updated_at = now(),
+           ended = r.ended or exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.date >= e.day)
+         from (select ?::date as day) e where r.series_id = ?`,
         [from ?? target.date, target.connected_transaction_id],
       );
     }
