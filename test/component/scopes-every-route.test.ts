@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { TestStack } from '../support/stack.ts';
+import { tableContents } from '../support/table-contents.ts';
 
 const writes = publicRoutes.filter((route) => route.method !== 'get');
 const reads = publicRoutes.filter((route) => route.method === 'get');
@@ -19,23 +20,6 @@ describe('scopes on every route of the table', () => {
     writeKey = stack.client(await stack.createKey(userId, ['write'], profileId));
   });
   afterAll(() => stack?.stop());
-
-  /** Row count and a hash of every row of every table of the services (statistics views flush lazily). */
-  const tableContents = async () => {
-    const tables = await stack.sql<{ name: string }>(
-      `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
-       where table_schema in ('ledger', 'billing', 'insights') and table_type = 'BASE TABLE' order by 1`,
-    );
-    const contents: Record<string, unknown> = {};
-    for (const { name } of tables) {
-      const [row] = await stack.sql(
-        `select count(*)::int as n, md5(coalesce(string_agg(md5(t::text), '' order by md5(t::text)), '')) as hash
-         from ${name} t`,
-      );
-      contents[name] = row;
-    }
-    return contents;
-  };
 
   it.each(writes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route]))(
     'when a read-only key calls %s, then 403 and nothing is written',
@@ -57,11 +41,11 @@ describe('scopes on every route of the table', () => {
   );
 
   it('when every refused write has run, then no table of any service changed', async () => {
-    const before = await tableContents();
+    const before = await tableContents(stack);
     expect(Object.keys(before).length).toBeGreaterThan(20);
     for (const route of writes) {
       await readKey.request(route.method.toUpperCase(), pathOf(route.path), { body: route.example ?? {} });
     }
-    expect(await tableContents()).toEqual(before);
+    expect(await tableContents(stack)).toEqual(before);
   });
 });

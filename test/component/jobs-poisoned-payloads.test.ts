@@ -1,0 +1,107 @@
+import { QUEUES, type QueueName } from '@finance/shared/queue/catalogue';
+import type { Job } from 'bullmq';
+import { TestStack } from '../support/stack.ts';
+import { tableContents } from '../support/table-contents.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+const UNKNOWN_UUID = '0190a000-0000-7000-8000-0000000000ff';
+
+/** Every scheduled or relayed job refuses a malformed payload at once: one attempt, a clear reason, nothing written. */
+describe('background jobs with poisoned payloads', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await TestStack.start();
+  });
+  afterAll(() => stack?.stop());
+
+  const serviceOf: Partial<Record<QueueName, string>> = {
+    [QUEUES.billRollover]: 'billing',
+    [QUEUES.goalReminders]: 'insights',
+    [QUEUES.consentRevocation]: 'ledger',
+    [QUEUES.recategorization]: 'ledger',
+  };
+
+  async function settled(queue: QueueName, name: string, data: unknown): Promise<Job> {
+    const runtime = stack.service(serviceOf[queue] as string).runtime;
+    const job = await runtime.queues.get(queue).add(name, data as never);
+    return waitFor(async () => {
+      const current = await runtime.queues.get(queue).getJob(job.id as string);
+      return current?.finishedOn ? current : undefined;
+    });
+  }
+
+  it.each([
+    ['a rollover date that is no date', QUEUES.billRollover, 'bill-rollover', { date: 'ontem' }, 'bad rollover date'],
+    [
+      'a reminder day that does not exist',
+      QUEUES.goalReminders,
+      'goal-reminders',
+      { today: '2026-02-30' },
+      'bad goal reminder date',
+    ],
+    [
+      'a revocation without a connection',
+      QUEUES.consentRevocation,
+      'connection.consent_revoke_requested',
+      {
+        event_id: UNKNOWN_UUID,
+        type: 'connection.consent_revoke_requested',
+        context: { user_id: UNKNOWN_UUID },
+        data: {},
+      },
+      'Pedido de revogação inválido',
+    ],
+    [
+      'a revocation of a connection nobody has',
+      QUEUES.consentRevocation,
+      'connection.consent_revoke_requested',
+      {
+        event_id: UNKNOWN_UUID,
+        type: 'connection.consent_revoke_requested',
+        context: { user_id: UNKNOWN_UUID, profile_id: null },
+        data: { connection_id: UNKNOWN_UUID },
+      },
+      'Conexão não encontrada para revogação',
+    ],
+    [
+      'a recategorization without a job id',
+      QUEUES.recategorization,
+      'recategorize',
+      { job_id: 'x' },
+      'job_id inválido',
+    ],
+    [
+      'a recategorization of an unknown run',
+      QUEUES.recategorization,
+      'recategorize',
+      { job_id: UNKNOWN_UUID },
+      `recategorization run ${UNKNOWN_UUID} not found`,
+    ],
+  ] as const)(
+    'when a job carries %s, then it fails once with the reason and writes nothing',
+    async (_what, queue, name, data, reason) => {
+      const before = await tableContents(stack);
+      const job = await settled(queue, name, data);
+      expect(await job.getState()).toBe('failed');
+      expect(job.failedReason).toBe(reason);
+      expect(job.attemptsMade).toBe(1);
+      expect(await tableContents(stack)).toEqual(before);
+    },
+  );
+
+  it('when the recurrence job gets a payload it does not use, then it runs as scheduled and changes nothing', async () => {
+    const runtime = stack.service('ledger').runtime;
+    const before = await tableContents(stack);
+    const job = await runtime.queues
+      .get(QUEUES.recurrence)
+      .add('extend-recurrences', { today: 'ontem', junk: [1] } as never);
+    const done = await waitFor(async () => {
+      const current = await runtime.queues.get(QUEUES.recurrence).getJob(job.id as string);
+      return current?.finishedOn ? current : undefined;
+    });
+    expect(await done.getState()).toBe('completed');
+    expect(done.returnvalue).toEqual({ series: 0, created: 0 });
+    expect(await tableContents(stack)).toEqual(before);
+  });
+});
