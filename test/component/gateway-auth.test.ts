@@ -24,7 +24,16 @@ describe('gateway: keys, scopes, contexts and the public error shape', () => {
     ['an unknown token', basic('fk_00000000000000000000000000000000:whatever')],
   ])('when the credential is %s, then every path answers the exact 401', async (_label, authorization) => {
     const client = stack.client();
-    for (const path of ['/v1/accounts', '/v1/nowhere', '/v2/bills/show-by-card/x']) {
+    // unknown paths beside the docs and the (here disabled) queue dashboard too: nothing answers before the key
+    for (const path of [
+      '/v1/accounts',
+      '/v1/nowhere',
+      '/v2/bills/show-by-card/x',
+      '/docs/nowhere',
+      '/docs/assets/nowhere.js',
+      '/admin/nowhere',
+      '/admin/queues',
+    ]) {
       const headers: Record<string, string> = authorization ? { authorization } : {};
       const response = await client.get(path, headers);
       expect(response.status).toBe(401);

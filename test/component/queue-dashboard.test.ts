@@ -40,6 +40,19 @@ describe('queue dashboard: /admin/queues behind ADMIN_SECRET', () => {
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self' 'unsafe-inline'");
   });
 
+  it('when an admin asks for a dashboard path that does not exist, then 404, and other /admin paths need an API key', async () => {
+    const missing = await get('/admin/queues/api/nowhere', `Bearer ${SECRET}`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    const outside = await get('/admin/nowhere');
+    expect(outside.status).toBe(401);
+    expect(await outside.json()).toEqual({
+      message: 'Credenciais de API inválidas',
+      statusCode: 401,
+      error: 'Unauthorized',
+    });
+  });
+
   it('when the queue API is asked with the bearer secret, then it lists every queue of the catalogue with the prefix', async () => {
     const response = await get('/admin/queues/api/queues', `Bearer ${SECRET}`);
     expect(response.status).toBe(200);
@@ -88,14 +101,22 @@ describe('queue dashboard and gateway /metrics without ADMIN_SECRET', () => {
   });
   afterAll(() => stack?.stop());
 
-  it('when ADMIN_SECRET is unset, then /admin/queues is 404 whatever the credential', async () => {
+  it('when ADMIN_SECRET is unset, then /admin/queues is an unknown path: 401 without an API key, 404 with one', async () => {
     for (const authorization of [undefined, `Bearer ${SECRET}`]) {
       const response = await fetch(`${stack.url}/admin/queues/api/queues`, {
         headers: authorization ? { authorization } : {},
       });
-      expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({
+        message: 'Credenciais de API inválidas',
+        statusCode: 401,
+        error: 'Unauthorized',
+      });
     }
+    const tenant = await stack.tenant();
+    const response = await tenant.api.get('/admin/queues/api/queues');
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ statusCode: 404, error: 'Not Found' });
   });
   it('when ADMIN_SECRET is unset, then the gateway /metrics stays open (local development)', async () => {
     const response = await fetch(`${stack.url}/metrics`);

@@ -30,7 +30,7 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
     .min(16)
     .optional()
     .description(
-      'Secret of the queue dashboard and of the gateway /metrics (Basic user admin, or bearer); when unset the dashboard is off (404) and /metrics open',
+      'Secret of the queue dashboard and of the gateway /metrics (Basic user admin, or bearer); when unset the dashboard is off (an unknown path: 401 without an API key, 404 with one) and /metrics open',
     ),
 });
 

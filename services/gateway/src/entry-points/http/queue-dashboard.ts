@@ -22,14 +22,12 @@ const DASHBOARD_CSP = [
 
 /**
  * bull-board at `/admin/queues` over every queue of the catalogue (this environment's prefix), to see
- * and retry failed jobs. Without ADMIN_SECRET the path does not exist (404).
+ * and retry failed jobs. Without ADMIN_SECRET the path does not exist: like any unknown path, 401 without
+ * an API key, 404 with one.
  */
 export function queueDashboardRouter(secret: string | undefined, queues: QueueRegistry): Router {
   const router = express.Router();
-  if (!secret) {
-    router.use('/queues', notFoundHandler);
-    return router;
-  }
+  if (!secret) return router;
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);
   createBullBoard({
@@ -45,6 +43,8 @@ export function queueDashboardRouter(secret: string | undefined, queues: QueueRe
       next();
     },
     serverAdapter.getRouter(),
+    // an admin asking for a dashboard path that does not exist
+    notFoundHandler,
   );
   return router;
 }
