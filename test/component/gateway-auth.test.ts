@@ -140,6 +140,21 @@ describe('gateway: keys, scopes, contexts and the public error shape', () => {
     expect(response.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
   });
 
+  it('when the body is JSON under a +json media type, then it is read as JSON, not dropped', async () => {
+    const response = await tenant.api.request('POST', '/v1/accounts', {
+      rawBody: JSON.stringify({ name: 'Conta vnd', logo: '341' }),
+      headers: { 'content-type': 'application/vnd.api+json' },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: 'Conta vnd' });
+    const config = await tenant.api.request('PUT', '/v2/personal-config', {
+      rawBody: JSON.stringify({ show_open_bill: false }),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(config.status).toBe(200);
+    expect(config.body).toMatchObject({ show_open_bill: false, configured: true });
+  });
+
   it('when answering, then security headers are set and x-powered-by is absent', async () => {
     const response = await tenant.api.get('/v1/accounts');
     expect(response.headers.get('x-powered-by')).toBeNull();

@@ -26,6 +26,8 @@ export interface GatewayDeps {
 }
 
 const DEFAULT_BODY_LIMIT = '1mb';
+/** What requireJson lets through is what gets parsed: a `+json` body is JSON, never silently dropped. */
+const JSON_TYPES = ['application/json', 'application/*+json'];
 
 /** The public door: authenticate, rate-limit, authorize, parse JSON, then forward (once per idempotency key). */
 export function createGatewayApp(deps: GatewayDeps): Express {
@@ -60,7 +62,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           route.path,
           authorize(route),
           requireJson,
-          express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false }),
+          express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES }),
           idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET)),
         );
       }
