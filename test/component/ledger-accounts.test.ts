@@ -112,6 +112,7 @@ describe('accounts through the gateway', () => {
     ['an out-of-range balance', { name: 'X', logo: '341', balance: 1e16 }, ['balance']],
     ['an unknown type', { name: 'X', logo: '341', type: 'CRYPTO' }, ['type']],
     ['an unknown field', { name: 'X', logo: '341', color: 'red' }, ['color']],
+    ['a name holding a NUL character (Postgres text cannot store it)', { name: 'A\u0000B', logo: '341' }, ['name']],
   ])('when the body has %s, then 400 with details and nothing is written', async (_label, body, fields) => {
     const before = await stack.sql('select count(*)::int as n from ledger.accounts');
     const response = await owner.api.post('/v1/accounts', body);

@@ -110,6 +110,7 @@ describe('ledger: business contacts, cost centers and DRE mapping through the ga
       ['a bad email', { name: 'X', email: 'not-an-email' }, 'email'],
       ['a bad phone', { name: 'X', phone: 'abc' }, 'phone'],
       ['an unknown field', { name: 'X', city: 'SP' }, 'city'],
+      ['a name holding a NUL character', { name: 'A\u0000B' }, 'name'],
     ])('when a contact is created with %s, then 400 with details and nothing is written', async (_l, body, field) => {
       const before = await count('contacts');
       const response = await company.api.post('/v2/business/contacts', body);

@@ -169,6 +169,7 @@ describe('ledger: categories and subcategories through the gateway', () => {
       ['a bad colour', { name: 'X', is_expense: true, icon_background_color: 'red' }, 'icon_background_color'],
       ['an image that is not a URL', { name: 'X', is_expense: true, image: 'ftp://x' }, 'image'],
       ['an unknown field', { name: 'X', is_expense: true, color: '#000000' }, 'color'],
+      ['a name holding a NUL character', { name: 'A\u0000B', is_expense: true }, 'name'],
     ])('when a category is created with %s, then 400 with details and nothing is written', async (_l, body, field) => {
       const before = await stack.sql('select count(*)::int n from ledger.categories');
       const response = await tenant.api.post('/v1/categories', body);

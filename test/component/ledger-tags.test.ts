@@ -64,6 +64,7 @@ describe('ledger: tags through the gateway', () => {
     ['a name over 60 characters', { name: 'x'.repeat(61) }, 'name'],
     ['a bad colour', { name: 'X', color: '#12345' }, 'color'],
     ['an unknown field', { name: 'X', icon: 'x' }, 'icon'],
+    ['a name holding a NUL character', { name: 'A\u0000B' }, 'name'],
   ])('when a tag is created with %s, then 400 with details and nothing is written', async (_l, body, field) => {
     const before = await countTags();
     const response = await tenant.api.post('/v1/tags', body);

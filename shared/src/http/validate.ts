@@ -35,6 +35,31 @@ function toDetails(part: string, error: Joi.ValidationError): FieldError[] {
   }));
 }
 
+/** Postgres text and jsonb cannot hold U+0000: a string carrying it is bad input, not a failed write. */
+function nulDetails(part: string, value: unknown): FieldError[] {
+  const found: FieldError[] = [];
+  const path: string[] = [];
+  const add = () => {
+    const field = path.length ? path.join('.') : part;
+    found.push({ field, message: `${field} não pode conter o caractere nulo (U+0000)` });
+  };
+  const walk = (item: unknown) => {
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) add();
+      return;
+    }
+    if (!item || typeof item !== 'object') return;
+    for (const [key, child] of Object.entries(item)) {
+      path.push(key);
+      if (key.includes('\u0000')) add();
+      else walk(child);
+      path.pop();
+    }
+  };
+  walk(value);
+  return found;
+}
+
 function stripServerOwned(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const copy = { ...(body as Record<string, unknown>) };
@@ -59,7 +84,10 @@ export function validateRequest(schemas: RequestSchemas, req: Request): Validate
     // a route with a body schema sent no body: validate an empty one, so required fields answer 400
     const { value, error } = schema.validate(input ?? {}, OPTIONS);
     if (error) details.push(...toDetails(part, error));
-    else (out as unknown as Record<string, unknown>)[part] = value;
+    else {
+      details.push(...nulDetails(part, value));
+      (out as unknown as Record<string, unknown>)[part] = value;
+    }
   }
   if (details.length) throw new AppError(400, 'Dados inválidos', { details });
   return out;
