@@ -5,7 +5,14 @@ import { TestStack } from '../support/stack.ts';
 type Operation = {
   operationId: string;
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown; example?: unknown }> }>;
+  responses: Record<
+    string,
+    {
+      description?: string;
+      headers?: Record<string, unknown>;
+      content?: Record<string, { schema: unknown; example?: unknown }>;
+    }
+  >;
 };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
@@ -56,6 +63,14 @@ describe('OpenAPI: /openapi.json', () => {
           route: route.operationId,
           example: true,
         });
+      // the gateway's own answers (PRODUCT.md §3): rate limit with Retry-After; body size and type on writes
+      expect(operation.responses['429']?.headers?.['Retry-After']).toBeDefined();
+      if (route.method !== 'get') {
+        expect(operation.responses['413']?.description).toBe(
+          route.bodyLimit === '10mb' ? 'Body over 10 MiB' : 'Body over 1 MiB',
+        );
+        expect(operation.responses['415']).toBeDefined();
+      }
       if (route.responseExample !== undefined) {
         const success = Object.keys(route.responses).find((status) => status.startsWith('2')) as string;
         expect(operation.responses[success].content?.['application/json'].example).toEqual(route.responseExample);

@@ -79,10 +79,16 @@ function operationOf(route: RouteContract) {
     `Key lacks the \`${scopeFor(route.method)}\` scope${route.business ? ', or the context is not a licensed company' : ''}`,
   );
   if (route.path.includes(':')) responses['404'] ??= error('Not found in this context');
-  responses['429'] = error('Rate limit exceeded; see Retry-After');
+  responses['429'] = {
+    ...error('Rate limit of the key exceeded'),
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+  };
   const write = route.method !== 'get';
-  if (write)
+  if (write) {
     responses['409'] ??= error('Idempotency-Key reused with another request, or its first request still running');
+    responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
+    responses['415'] = error('Body sent with a content type other than JSON (`application/json` or `+json`)');
+  }
   const operation: Record<string, unknown> = {
     operationId: route.operationId,
     tags: [route.tag],
