@@ -303,6 +303,32 @@ describe('ledger: business contacts, cost centers and DRE mapping through the ga
       expect(compras).toMatchObject({ dre_group: 'custos', source: 'default' });
     });
 
+    it('when an item carries id, user_id, profile_id, createdAt or updatedAt, then they are ignored (PRODUCT.md §2)', async () => {
+      const fresh = await stack.companyClient(tenant.userId);
+      const response = await fresh.api.put('/v2/business/dre-mapping', [
+        {
+          category_id: COMPRAS,
+          dre_group: 'custos',
+          id: COMPRAS,
+          user_id: '0196f000-0000-7000-8000-000000000001',
+          profile_id: otherCompany.profileId,
+          createdAt: '2020-01-01T00:00:00.000Z',
+          updatedAt: '2020-01-01T00:00:00.000Z',
+        },
+      ]);
+      expect(response.status).toBe(200);
+      expect(response.body.find((e: { category_id: string }) => e.category_id === COMPRAS)).toMatchObject({
+        dre_group: 'custos',
+        source: 'mapping',
+      });
+      expect(
+        await stack.sql(
+          'select user_id, profile_id from ledger.dre_mappings where category_id = $1 and profile_id = $2',
+          [COMPRAS, fresh.profileId],
+        ),
+      ).toEqual([{ user_id: tenant.userId, profile_id: fresh.profileId }]);
+    });
+
     it('when a listed category is unknown, of another context or deleted, then 404 and nothing changes', async () => {
       const fresh = await stack.companyClient(tenant.userId);
       const personal = (await tenant.api.post('/v1/categories', { name: 'Só minha', is_expense: true })).body;

@@ -60,8 +60,10 @@ function nulDetails(part: string, value: unknown): FieldError[] {
   return found;
 }
 
+/** The body object, or each object of a body array (the DRE mapping), without the server-owned fields. */
 function stripServerOwned(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  if (Array.isArray(body)) return body.map((item) => (Array.isArray(item) ? item : stripServerOwned(item)));
+  if (!body || typeof body !== 'object') return body;
   const copy = { ...(body as Record<string, unknown>) };
   for (const key of SERVER_OWNED) delete copy[key];
   return copy;
