@@ -1,11 +1,21 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextWhere } from '@finance/shared/db/context-scope';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { type Account, AccountSchema } from './entities/account.ts';
 import { paidNetByAccount } from './transaction-repository.ts';
 
-export async function findAccount(em: EntityManager, ctx: CallerContext, id: string): Promise<Account | null> {
-  return em.findOne(AccountSchema, { id, deletedAt: null, ...contextWhere(ctx) });
+/** `forDeletion` locks the row FOR UPDATE: writers holding it (FOR KEY SHARE) finish first, later ones see it deleted. */
+export async function findAccount(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+  forDeletion = false,
+): Promise<Account | null> {
+  return em.findOne(
+    AccountSchema,
+    { id, deletedAt: null, ...contextWhere(ctx) },
+    forDeletion ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
 }
 
 export async function listAccountsPage(em: EntityManager, ctx: CallerContext, limit: number, afterId: string | null) {

@@ -297,7 +297,8 @@ export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, i
   const scope = contextSql(ctx);
   const rows = await execute<{ id: string }>(
     em,
-    `select id from accounts where id in (?) and deleted_at is null and ${scope.sql}`,
+    // KEY SHARE: an account deletion (FOR UPDATE) waits for this writer to commit, or this writer sees it deleted
+    `select id from accounts where id in (?) and deleted_at is null and ${scope.sql} order by id for key share`,
     [ids, ...scope.params],
   );
   return new Set(rows.map((row) => row.id));

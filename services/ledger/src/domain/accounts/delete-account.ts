@@ -16,7 +16,7 @@ import { accountView } from './account-view.ts';
 export async function deleteAccount(em: EntityManager, ctx: CallerContext, id: string, billing: BillingClient) {
   return em.transactional(async (tx) => {
     await lockContext(tx, ctx, 'accounts');
-    const account = await findAccount(tx, ctx, id);
+    const account = await findAccount(tx, ctx, id, true);
     if (!account) throw notFound('Conta não encontrada');
     // the answer shows the account as it was when deleted
     const view = accountView(account, (await balancesOf(tx, [account])).get(account.id) ?? 0);

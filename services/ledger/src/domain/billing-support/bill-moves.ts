@@ -3,8 +3,13 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findAccount } from '../../data-access/account-repository.ts';
-import { execute, insertTransactions, loadByIds, softDelete } from '../../data-access/transaction-repository.ts';
+import {
+  execute,
+  insertTransactions,
+  loadByIds,
+  softDelete,
+  visibleAccountIds,
+} from '../../data-access/transaction-repository.ts';
 import { blankTransaction } from '../transactions/new-transaction.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { transactionView } from '../transactions/transaction-view.ts';
@@ -85,8 +90,7 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
 /** The paid account expense that pays a bill (`is_bill_payment`); the account must be the context's. */
 export async function createBillPayment(em: EntityManager, ctx: CallerContext, input: BillPaymentInput) {
   return em.transactional(async (tx) => {
-    const account = await findAccount(tx, ctx, input.account_id);
-    if (!account) throw notFound('Conta não encontrada');
+    if (!(await visibleAccountIds(tx, ctx, [input.account_id])).size) throw notFound('Conta não encontrada');
     const row = blankTransaction({
       user_id: ctx.userId,
       profile_id: ctx.profileId,
@@ -97,7 +101,7 @@ export async function createBillPayment(em: EntityManager, ctx: CallerContext, i
       type: 'FIXED',
       paid: true,
       paid_at: new Date().toISOString(),
-      account_id: account.id,
+      account_id: input.account_id,
       bill_id: input.bill_id,
       is_bill_payment: true,
     });
