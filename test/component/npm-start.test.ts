@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { DEFAULT_DATABASE_URL, testDatabaseName, withDatabase } from '@finance/shared/testing/servers';
+import {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  testDatabaseName,
+  withDatabase,
+} from '@finance/shared/testing/servers';
+import { deleteRedisKeys } from '../support/redis-keys.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const freePort = () =>
@@ -23,14 +29,15 @@ const groupAlive = (pgid: number): boolean => {
 
 describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM)', () => {
   let npm: ChildProcess | undefined;
-  afterAll(() => {
-    // whatever the outcome, leave no process of the group behind
+  const suffix = randomBytes(6).toString('hex');
+  afterAll(async () => {
+    // whatever the outcome, leave no process of the group behind, and none of its queue keys
     if (npm?.pid && groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL');
+    await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `t${suffix}:*`);
   });
 
   it('when PORT is not 8080 and npm receives SIGTERM, then the gateway answers there and every process of the group exits', async () => {
     const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-    const suffix = randomBytes(6).toString('hex');
     npm = spawn('npm', ['start'], {
       detached: true,
       stdio: 'ignore',

@@ -3,6 +3,7 @@ import { startService } from '@finance/shared/service/start-service';
 import { DEFAULT_DATABASE_URL, dropDatabase, testDatabaseName, withDatabase } from '@finance/shared/testing/servers';
 import { loadLedgerConfig } from '../../services/ledger/src/config.ts';
 import { ledgerService } from '../../services/ledger/src/ledger-service.ts';
+import { deleteRedisKeys } from '../support/redis-keys.ts';
 
 describe('a service started on its own', () => {
   const databaseUrl = withDatabase(
@@ -12,6 +13,7 @@ describe('a service started on its own', () => {
   afterAll(() => (process.env.TEST_RUN_ID ? undefined : dropDatabase(databaseUrl)));
 
   it('when its database does not exist yet, then it creates it, migrates its schema and answers ready', async () => {
+    const prefix = `alone${randomBytes(3).toString('hex')}`;
     const config = loadLedgerConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
@@ -19,7 +21,7 @@ describe('a service started on its own', () => {
       REDIS_URL: process.env.REDIS_URL,
       PORT: '0',
       ROLE: 'api',
-      QUEUE_PREFIX: `alone${randomBytes(3).toString('hex')}`,
+      QUEUE_PREFIX: prefix,
     });
     const ledger = await startService(ledgerService, config);
     try {
@@ -32,6 +34,7 @@ describe('a service started on its own', () => {
       expect(row.n).toBeGreaterThan(10);
     } finally {
       await ledger.stop();
+      await deleteRedisKeys(config.REDIS_URL, `${prefix}:*`);
     }
   });
 });

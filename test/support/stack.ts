@@ -27,6 +27,7 @@ import { insightsService } from '../../services/insights/src/insights-service.ts
 import { loadLedgerConfig } from '../../services/ledger/src/config.ts';
 import { ledgerService } from '../../services/ledger/src/ledger-service.ts';
 import { ApiClient, type KeyCredentials } from './api-client.ts';
+import { deleteRedisKeys } from './redis-keys.ts';
 
 export interface StackOptions {
   /** Environment overrides for every service (e.g. REDIS_URL, RATE_LIMIT_MAX). */
@@ -195,6 +196,8 @@ export class TestStack {
     await this.gateway.stop();
     for (const service of [...this.services].reverse()) await service.stop();
     await this.pool.end();
+    // its queues, schedulers, rate-limit and idempotency keys go with it
+    await deleteRedisKeys(this.env.REDIS_URL, `${this.env.QUEUE_PREFIX}:*`).catch(() => undefined);
     // dropping here would kill connections a late query reopened in this process: the global teardown drops it
     if (!process.env.TEST_RUN_ID) await dropDatabase(this.databaseUrl);
   }
