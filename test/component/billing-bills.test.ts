@@ -512,6 +512,30 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(paid.body.bill).toMatchObject({ id: carried.bill_id, balance: 0, status: 'PAID' });
   });
 
+  it('when a purchase is dated into a past bill the rollover found settled, then it counts as owed and the next run carries it', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2025-12-05', amount: 9000 }]);
+    expect((await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId })).status).toBe(200);
+    const billing = stack.service('billing');
+    const roll = (date: string) => rollOverBills(billing.orm.em.fork(), ledgerFor(billing.runtime), date);
+    await roll('2026-01-15');
+    const carried = () =>
+      stack.sql<{ amount: string }>(
+        'select amount::text from ledger.transactions where credit_card_id = $1 and is_previous_balance',
+        [card.id],
+      );
+    expect(await carried()).toEqual([]);
+
+    const [late] = await purchase(card.id, [{ date: '2025-12-06', amount: 700 }]);
+    expect(late.bill_id).toBe(bought.bill_id);
+    const limit = (await tenant.api.get(`/v1/credit-cards/${card.id}`)).body;
+    expect(limit.available_limit).toBe(limit.limit - 700);
+    await roll('2026-01-16');
+    expect(await carried()).toEqual([{ amount: '700' }]);
+    await roll('2026-01-17');
+    expect(await carried()).toEqual([{ amount: '700' }]);
+  });
+
   it('when a previous-balance entry is moved to another card or an account, then 400 and it stays on its bill', async () => {
     const card = await newCard();
     const other = await newCard();

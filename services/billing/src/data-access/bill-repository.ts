@@ -135,6 +135,21 @@ export async function updateBillDates(em: EntityManager, bills: Array<BillDates 
   );
 }
 
+/**
+ * A purchase dated into a past bill the rollover found settled makes it owe again: the next run looks at it
+ * anew. A bill already carried keeps its mark (its remainder went with the one carry it may have).
+ */
+export async function reopenForRollover(em: EntityManager, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await em.getConnection().execute(
+    `update bills set rolled_over_at = null, updated_at = now()
+       where id in (?) and rolled_over_at is not null and carried_to_bill_id is null`,
+    [ids],
+    'run',
+    em.getTransactionContext(),
+  );
+}
+
 /** Marks bills as handled by the rollover, each owing one with the bill its remainder went to. */
 export async function markRolledOver(
   em: EntityManager,

@@ -3,7 +3,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { isBillable, NOT_BILLABLE } from '@finance/shared/contracts/billing/bills';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billsInMonths, byMonth } from '../../data-access/bill-repository.ts';
+import { billsInMonths, byMonth, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { monthForDate, monthWindow } from './bill-calendar.ts';
@@ -37,6 +37,7 @@ export async function assignBills(
     const stored = byMonth(await billsInMonths(tx, card.id, window.from, window.to));
     const months = dates.map((date) => monthForDate(card, stored, date));
     const { rows } = await ensureBills(tx, card, months);
+    await reopenForRollover(tx, [...new Set(months.map((month) => rows.get(month)!.id))]);
     return {
       card: cardSummary(card),
       assignments: dates.map((date: CalendarDate, index) => {
