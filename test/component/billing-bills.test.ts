@@ -233,6 +233,30 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(cardAfter.closing_date).toBe('10');
   });
 
+  it('when a THIS change sends no due day, then the bill keeps the one an earlier THIS change gave it', async () => {
+    const card = await newCard();
+    const [bought] = await purchase(card.id, [{ date: '2026-07-06', amount: 100 }]);
+    const path = `/v2/bills/closing-date/by-card/${card.id}`;
+    const first = await tenant.api.patch(path, {
+      closing_day: 9,
+      expiring_day: 25,
+      bill_id: bought.bill_id,
+      edition_type: 'THIS',
+    });
+    expect(first.body.bill).toMatchObject({ id: bought.bill_id, expiring_date: '2026-07-25T00:00:00.000Z' });
+    const second = await tenant.api.patch(path, { closing_day: 8, bill_id: bought.bill_id, edition_type: 'THIS' });
+    expect(second.status).toBe(200);
+    expect(second.body.bill).toMatchObject({
+      id: bought.bill_id,
+      closing_date: '2026-07-08T00:00:00.000Z',
+      expiring_date: '2026-07-25T00:00:00.000Z',
+    });
+    expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body).toMatchObject({
+      closing_date: '10',
+      expiring_date: '17',
+    });
+  });
+
   it('when the closing day changes for THIS_AND_NEXT and ALL, then the defaults and later bills change', async () => {
     const card = await newCard();
     await purchase(card.id, [

@@ -120,13 +120,17 @@ export async function changeClosingDate(
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);
   }
   const month = reference?.referenceMonth ?? startOfMonth(input.edition_date ?? todayUtc());
+  const editionType = input.edition_type ?? 'THIS';
+  // a THIS change without a due day keeps the bill's own (an earlier THIS change may have set it)
+  const stored = editionType === 'THIS' ? (reference ?? (await billsInMonths(em, card.id, month, month))[0]) : null;
+  const ownDueDay = stored ? Number(stored.dueDate.slice(8, 10)) : card.dueDay;
   // the bank defines the due day of open-banking cards
-  const dueDay = card.connectionId ? card.dueDay : (input.expiring_day ?? card.dueDay);
+  const dueDay = card.connectionId ? card.dueDay : (input.expiring_day ?? ownDueDay);
   const { updated, locked } = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, card.id);
     const count = await applyClosingDays(tx, ledger, ctx, locked, {
       month,
-      editionType: input.edition_type ?? 'THIS',
+      editionType,
       closingDay: input.closing_day,
       dueDay,
     });
