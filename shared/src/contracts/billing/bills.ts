@@ -173,7 +173,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: "Change a card's closing (and due) day",
     description:
-      "The reference bill is `bill_id`'s, else `edition_date`'s month, else the current month. THIS changes only it; THIS_AND_NEXT it, every later bill and the card's days; ALL every bill and the card's days. Transactions move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. `expiring_day` is ignored for open-banking cards.",
+      "The reference bill is `bill_id`'s, else `edition_date`'s month, else the current month. THIS changes only it; THIS_AND_NEXT it, every later bill and the card's days; ALL every bill and the card's days. Transactions move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.",
     params: cardParams,
     body: Joi.object({
       closing_day: Joi.number().integer().min(1).max(31).strict().required(),
