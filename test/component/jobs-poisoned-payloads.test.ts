@@ -20,6 +20,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.goalReminders]: 'insights',
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
+    [QUEUES.recurrence]: 'ledger',
   };
 
   async function settled(queue: QueueName, name: string, data: unknown): Promise<Job> {
@@ -91,15 +92,8 @@ describe('background jobs with poisoned payloads', () => {
   );
 
   it('when the recurrence job gets a payload it does not use, then it runs as scheduled and changes nothing', async () => {
-    const runtime = stack.service('ledger').runtime;
     const before = await tableContents(stack);
-    const job = await runtime.queues
-      .get(QUEUES.recurrence)
-      .add('extend-recurrences', { today: 'ontem', junk: [1] } as never);
-    const done = await waitFor(async () => {
-      const current = await runtime.queues.get(QUEUES.recurrence).getJob(job.id as string);
-      return current?.finishedOn ? current : undefined;
-    });
+    const done = await settled(QUEUES.recurrence, 'extend-recurrences', { today: 'ontem', junk: [1] });
     expect(await done.getState()).toBe('completed');
     expect(done.returnvalue).toEqual({ series: 0, created: 0 });
     expect(await tableContents(stack)).toEqual(before);
