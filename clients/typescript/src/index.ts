@@ -1,0 +1,2 @@
+// The typed client is generated from the served OpenAPI document; the generator lands with it.
+export {};
