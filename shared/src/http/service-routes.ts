@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { type CallerContext, CONTEXT_HEADER, verifyContext } from '../context/signed-context.ts';
 import type { RouteContract } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
+import { verifyJsonDepth } from './json-depth.ts';
 import { type Validated, validateRequest } from './validate.ts';
 
 /** A handler's answer when the status differs from the contract's first success status. */
@@ -38,7 +39,7 @@ export const callerOf = (res: Response): CallerContext => res.locals.context as 
 /** Registers a public route on a service: validate with the contract's schemas, call the use case, answer. */
 export function mountRoute(router: Router, contract: RouteContract, handler: RouteHandler): void {
   const status = successStatus(contract);
-  const parsers = contract.bodyLimit ? [express.json({ limit: contract.bodyLimit })] : [];
+  const parsers = contract.bodyLimit ? [express.json({ limit: contract.bodyLimit, verify: verifyJsonDepth })] : [];
   router[contract.method](contract.path, ...parsers, async (req: Request, res: Response) => {
     const input = validateRequest(contract, req);
     if (contract.business && !callerOf(res).business) {

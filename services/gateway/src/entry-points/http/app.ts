@@ -1,5 +1,6 @@
 import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
 import { createApp } from '@finance/shared/http/create-app';
+import { verifyJsonDepth } from '@finance/shared/http/json-depth';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -62,7 +63,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           route.path,
           authorize(route),
           requireJson,
-          express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES }),
+          express.json({
+            limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT,
+            strict: false,
+            type: JSON_TYPES,
+            verify: verifyJsonDepth,
+          }),
           idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET)),
         );
       }
