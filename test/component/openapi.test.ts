@@ -1,5 +1,6 @@
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { toOpenApiPath } from '../../services/gateway/src/entry-points/http/openapi.ts';
+import { openApiDocument } from '../../scripts/openapi-document.ts';
 import { TestStack } from '../support/stack.ts';
 
 type Operation = {
@@ -26,6 +27,10 @@ describe('OpenAPI: /openapi.json', () => {
     document = (await response.json()) as Document;
   });
   afterAll(() => stack?.stop());
+
+  it('when served, then it is the document the lint and the client generator build from the contracts', () => {
+    expect(document).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  });
 
   it('when validated against the OpenAPI 3.1 schema, then it is valid', async () => {
     const { Validator } = await import('@seriousme/openapi-schema-validator');

@@ -27,7 +27,7 @@ describe('exampleFor: a sample value for a JSON schema', () => {
       at: '2026-01-15T12:00:00.000Z',
       amount: 1,
       paid: false,
-      tags: ['string'],
+      tags: ['texto'],
       either: 0,
     });
   });

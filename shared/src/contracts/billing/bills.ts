@@ -11,7 +11,12 @@ import {
   ownership,
   timestamp,
 } from '../common.ts';
+import { accountSchema } from '../ledger/accounts.ts';
+import { categorySchema, subcategorySchema } from '../ledger/categories.ts';
+import { tagSchema } from '../ledger/tags.ts';
+import { transactionSchema } from '../ledger/transactions.ts';
 import { defineRoute } from '../route.ts';
+import { creditCardSchema } from './credit-cards.ts';
 
 export const BILL_STATUSES = ['FUTURE', 'OPEN', 'CLOSED', 'OVERDUE', 'PAID'] as const;
 export type BillStatus = (typeof BILL_STATUSES)[number];
@@ -51,7 +56,6 @@ const billableDate = () =>
     .custom((value: string, helpers) => (isBillable(value) ? value : helpers.error('date.billable')))
     .messages({ 'date.billable': `{{#label}} ${NOT_BILLABLE}` });
 
-const objectOrNull = (label: string) => Joi.object().unknown(true).allow(null).label(label);
 const reconcileSummary = Joi.object({
   amount: cents(),
   date: timestamp(),
@@ -68,28 +72,20 @@ const reconcileSummary = Joi.object({
   reconciled_by_user_id: anyUuid().allow(null),
 }).label('ReconcileSummary');
 
-/** Every Transaction field plus the bill extras (PRODUCT.md §8). */
-export const expandedTransactionSchema = Joi.object({
-  id: anyUuid().required(),
-  amount: cents().required(),
-  date: timestamp().required(),
-  title: Joi.string().required(),
-  is_expense: Joi.boolean().required(),
-  credit_card_id: anyUuid().allow(null).required(),
-  bill_id: anyUuid().allow(null).required(),
-  billed_at: nullableTimestamp().required(),
-  account: objectOrNull('Account'),
-  category: objectOrNull('Category'),
-  subcategory: objectOrNull('Subcategory'),
-  credit_card: objectOrNull('CreditCard'),
-  tags: Joi.array().items(Joi.object().unknown(true).label('Tag')).required(),
-  total: cents().required().description('Purchase total for installments, else the amount'),
-  projected_date: timestamp().required().description('Date it is billed'),
-  projected_installment: Joi.number().integer().allow(null).required(),
-  reconciled_with: reconcileSummary.allow(null).required(),
-  reconciles: Joi.array().items(reconcileSummary).required(),
-})
-  .unknown(true)
+/** Every Transaction field plus the bill extras: the records it refers to, in full. */
+export const expandedTransactionSchema = transactionSchema
+  .keys({
+    account: accountSchema.allow(null).required(),
+    category: categorySchema.allow(null).required(),
+    subcategory: subcategorySchema.allow(null).required(),
+    credit_card: creditCardSchema.required(),
+    tags: Joi.array().items(tagSchema).required(),
+    total: cents().required().description('Purchase total for installments, else the amount'),
+    projected_date: timestamp().required().description('Date it is billed'),
+    projected_installment: Joi.number().integer().allow(null).required(),
+    reconciled_with: reconcileSummary.allow(null).required(),
+    reconciles: Joi.array().items(reconcileSummary).required(),
+  })
   .label('ExpandedTransaction');
 
 const cardParams = Joi.object({ cardId: anyUuid().required() });
@@ -112,7 +108,14 @@ const uuidList = () =>
       if (items.length > 500 || items.some((item) => !UUID.test(item))) return helpers.error('any.invalid');
       return items;
     })
-    .messages({ 'any.invalid': '{{#label}} deve ser uma lista de uuids (até 500)' });
+    .messages({ 'any.invalid': '{{#label}} deve ser uma lista de uuids (até 500)' })
+    .meta({
+      openapi: {
+        type: 'array',
+        items: { type: 'string', description: 'A uuid or comma-separated uuids' },
+        description: 'Uuids, as a repeated parameter or comma-separated (up to 500)',
+      },
+    });
 
 const notFound = { description: 'Unknown card/bill or another context', schema: errorSchema };
 
@@ -212,9 +215,7 @@ export const billRoutes = [
     responses: {
       200: {
         description: 'The bill after payment and the payment transaction',
-        schema: Joi.object({ bill: billSchema, payment: Joi.object().unknown(true).label('Transaction') }).label(
-          'BillPaid',
-        ),
+        schema: Joi.object({ bill: billSchema, payment: transactionSchema }).label('BillPaid'),
       },
       404: notFound,
     },

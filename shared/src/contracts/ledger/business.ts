@@ -38,6 +38,9 @@ export const dreEntrySchema = Joi.object({
   source: Joi.string().valid('mapping', 'default').required(),
 }).label('DreMappingEntry');
 
+/** The text a contact `document` may be (what the OpenAPI document states): 11 or 14 digits among `.-/` and spaces. */
+export const DOCUMENT_INPUT = /^[.\-/\s]*(?:\d[.\-/\s]*){11}(?:(?:\d[.\-/\s]*){3})?$/;
+
 const contactFields = {
   name: Joi.string().trim().min(1).max(150),
   kind: Joi.string().valid(...CONTACT_KINDS),
@@ -46,7 +49,8 @@ const contactFields = {
     .trim()
     .replace(/[.\-/\s]/g, '')
     .pattern(/^(\d{11}|\d{14})$/, 'CPF or CNPJ')
-    .allow(null),
+    .allow(null)
+    .meta({ openapi: { pattern: DOCUMENT_INPUT.source } }),
   email: Joi.string().trim().email().max(254).allow(null),
   phone: Joi.string()
     .trim()

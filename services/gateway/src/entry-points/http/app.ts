@@ -11,7 +11,7 @@ import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
 import { idempotent } from './idempotency.ts';
-import { buildOpenApi } from './openapi.ts';
+import { API_VERSION, buildOpenApi } from './openapi.ts';
 import { proxyTo } from './proxy.ts';
 import { rateLimitPerKey } from './rate-limit.ts';
 import { requireAdmin } from './require-admin.ts';
@@ -38,7 +38,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     billing: config.BILLING_URL,
     insights: config.INSIGHTS_URL,
   };
-  const openapi = buildOpenApi(routes, '0.1.0');
+  const openapi = buildOpenApi(routes, API_VERSION);
   const idempotency = new IdempotencyStore(redis, config.QUEUE_PREFIX);
   return createApp({
     service: 'gateway',

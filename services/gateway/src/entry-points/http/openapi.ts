@@ -1,14 +1,31 @@
 import { errorSchema } from '@finance/shared/contracts/common';
 import { type RouteContract, scopeFor } from '@finance/shared/contracts/route';
-import type Joi from 'joi';
-import joiToJson, { type parse } from 'joi-to-json';
+import { MAX_JSON_DEPTH } from '@finance/shared/http/json-depth';
+import { type JsonSchema, SchemaRegistry, tidySchema } from './openapi-schema.ts';
 import { exampleFor } from './schema-example.ts';
 
-type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
-
-// the package is CommonJS: its module.exports is the parse function itself
-const convert = joiToJson as unknown as typeof parse;
-const toSchema = (schema: Joi.Schema): JsonSchema => convert(schema as never, 'open-api-3.1') as JsonSchema;
+/** What each tag groups; a tag missing here is still documented, with a generic description. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Accounts: 'Bank accounts of the context, their balances and the bank codes accepted as logos.',
+  'Credit cards': 'Credit cards (owned by billing), their closing and due days and limits.',
+  Bills: 'Monthly bills of a card: listing, the transactions of a bill, payment and closing-day changes.',
+  Transactions:
+    'Income, expenses, transfers, recurrences and installments, with series edits (ONLY, THIS_AND_NEXT, ALL).',
+  Categories: 'Categories and subcategories that classify transactions.',
+  'Categorization rules': 'Rules that categorize transactions by merchant, applied to new and past ones.',
+  Tags: 'Free tags attached to transactions.',
+  Preferences: 'Personal configuration of the context, which changes how totals are computed.',
+  Business: 'Company features behind a licensed company key: DRE mapping, payables and receivables.',
+  Contacts: 'Customers and suppliers of a company.',
+  'Cost centers': 'Cost centers of a company.',
+  'Spending limits': 'Spending limits per category or subcategory, with warnings as spending approaches them.',
+  Goals: 'Savings goals, their values and monthly reminders.',
+  Notifications: 'Warnings and reminders made by workers from ledger events.',
+  Reports: 'Spending by subcategory, summary and DRE reports.',
+  Investments: 'Daily yield of imported investments.',
+  Jobs: 'Long-running work (imports, recategorization) and its progress.',
+  'Open banking': 'Imports of accounts, cards, transactions and investments from a bank feed, and consent.',
+};
 
 const IDEMPOTENCY_DESCRIPTION = [
   '**Idempotency.** Any POST, PUT, PATCH or DELETE may carry `Idempotency-Key` (1–255 visible ASCII characters; otherwise 400).',
@@ -20,22 +37,50 @@ const IDEMPOTENCY_DESCRIPTION = [
   'GET ignores the header. If the idempotency store is unavailable, requests proceed without it.',
 ].join(' ');
 
+/** `info.version` of the served document. */
+export const API_VERSION = '0.1.0';
+
 export const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
 
-function parametersOf(route: RouteContract) {
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Headers the gateway sets: every answer has a request id; past authentication, the rate-limit state. */
+const HEADERS = {
+  'X-Request-Id': {
+    description: 'Id of this request in the logs: the `X-Request-Id` sent (1–128 of `A-Za-z0-9_-`) or a new UUID',
+    schema: { type: 'string', pattern: '^[\\w-]{1,128}$' },
+  },
+  RateLimit: {
+    description: 'Requests left in the current window of the key and seconds until it resets (IETF draft 8)',
+    schema: { type: 'string' },
+    example: '"100-in-1min"; r=99; t=60',
+  },
+  'RateLimit-Policy': {
+    description: 'The per-key quota and window (IETF draft 8)',
+    schema: { type: 'string' },
+    example: '"100-in-1min"; q=100; w=60',
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when the answer is the replay of an earlier request with the same `Idempotency-Key`',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+export function buildParameters(route: RouteContract, registry: SchemaRegistry) {
   const params: unknown[] = [];
   for (const [location, schema] of [
     ['path', route.params],
     ['query', route.query],
   ] as const) {
     if (!schema) continue;
-    const json = toSchema(schema);
+    const json = registry.resolve(registry.toSchema(schema)) ?? {};
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       params.push({
         name,
         in: location,
         required: location === 'path' || (json.required ?? []).includes(name),
-        description: property.description,
+        ...(property.description ? { description: property.description } : {}),
         schema: property,
       });
     }
@@ -43,70 +88,114 @@ function parametersOf(route: RouteContract) {
   return params;
 }
 
-const error = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-});
-
-/** A derived response example shows the request example's values for the fields both share. */
-function withRequestValues(example: unknown, request: unknown): unknown {
+/**
+ * A derived response example shows the request example's values for the fields both share, when the
+ * value is what the response field holds (a request's `YYYY-MM-DD` is no response timestamp).
+ */
+function withRequestValues(example: unknown, request: unknown, schema: JsonSchema | undefined): unknown {
   const isObject = (value: unknown): value is Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!isObject(example) || !isObject(request)) return example;
-  const shared = Object.entries(request).filter(([key]) => key in example);
+  const derived = exampleFor as (schema: JsonSchema) => unknown;
+  const shared = Object.entries(request).filter(([key, value]) => {
+    const property = schema?.properties?.[key];
+    if (!(key in example) || !property) return false;
+    // the same kind of value as the derived one, and no stricter constraint than a type on it
+    const sample = derived(property);
+    const sameKind = typeof sample === typeof value && Array.isArray(sample) === Array.isArray(value);
+    const plain =
+      !property.$ref && !property.anyOf && !property.oneOf && !property.enum && !property.format && !property.pattern;
+    return sameKind && plain && typeof value !== 'object';
+  });
   return { ...example, ...Object.fromEntries(shared) };
 }
 
-function operationOf(route: RouteContract) {
+function operationOf(route: RouteContract, registry: SchemaRegistry) {
+  const write = route.method !== 'get';
+  // past authentication every answer carries the rate-limit state; a write may be an idempotent replay
+  const passedHeaders = {
+    'X-Request-Id': header('X-Request-Id'),
+    RateLimit: header('RateLimit'),
+    'RateLimit-Policy': header('RateLimit-Policy'),
+    ...(write ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
+  };
+  const error = (description: string, headers: Record<string, unknown> = passedHeaders) => ({
+    description,
+    headers,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  });
+  const resolve = (schema: Record<string, unknown>) => registry.resolve(schema as JsonSchema);
   const responses: Record<string, unknown> = {};
   const success = Object.keys(route.responses).find((status) => status.startsWith('2'));
   for (const [status, response] of Object.entries(route.responses)) {
     if (!response.schema) {
-      responses[status] = { description: response.description };
+      responses[status] = { description: response.description, headers: passedHeaders };
       continue;
     }
-    const schema = toSchema(response.schema);
+    const schema = registry.toSchema(response.schema);
     // the contract's own example, else one derived from the schema, so every operation shows a response
     const example =
       status === success && route.responseExample !== undefined
         ? route.responseExample
-        : withRequestValues(exampleFor(schema), status === success ? route.example : undefined);
-    responses[status] = { description: response.description, content: { 'application/json': { schema, example } } };
+        : withRequestValues(
+            exampleFor(schema, resolve),
+            status === success ? route.example : undefined,
+            registry.resolve(schema),
+          );
+    responses[status] = {
+      description: response.description,
+      headers: passedHeaders,
+      content: { 'application/json': { schema, example } },
+    };
   }
-  responses['400'] ??= error('Invalid input; `details` lists each field');
-  responses['401'] = error('Credenciais de API inválidas');
+  responses['400'] ??= error(
+    `Invalid input; \`details\` lists each field. A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is refused before it is parsed`,
+  );
+  responses['401'] = error('Credenciais de API inválidas', { 'X-Request-Id': header('X-Request-Id') });
   responses['403'] = error(
     `Key lacks the \`${scopeFor(route.method)}\` scope${route.business ? ', or the context is not a licensed company' : ''}`,
   );
   if (route.path.includes(':')) responses['404'] ??= error('Not found in this context');
-  responses['429'] = {
-    ...error('Rate limit of the key exceeded'),
-    headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
-  };
-  const write = route.method !== 'get';
   if (write) {
     responses['409'] ??= error('Idempotency-Key reused with another request, or its first request still running');
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
     responses['415'] = error('Body sent with a content type other than JSON (`application/json` or `+json`)');
   }
+  responses['429'] = error('Rate limit of the key exceeded', {
+    ...passedHeaders,
+    'Retry-After': header('Retry-After'),
+  });
+  responses['502'] = error('A service this operation calls answered with an unexpected error');
+  responses['503'] = error('A service or the database is unavailable for a moment; retry after `Retry-After` seconds', {
+    ...passedHeaders,
+    'Retry-After': header('Retry-After'),
+  });
   const operation: Record<string, unknown> = {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: [route.description, route.business ? 'Business: needs a company key with an active license.' : '']
+    description: [
+      route.description ??
+        `${route.summary}.${route.path.includes(':') ? ' An id of another context, or of nothing, is 404.' : ''}`,
+      route.business ? 'Business: needs a company key with an active license.' : '',
+    ]
       .filter(Boolean)
       .join('\n\n'),
     parameters: write
-      ? [...parametersOf(route), { $ref: '#/components/parameters/IdempotencyKey' }]
-      : parametersOf(route),
+      ? [...buildParameters(route, registry), { $ref: '#/components/parameters/IdempotencyKey' }]
+      : buildParameters(route, registry),
     responses,
     'x-scope': scopeFor(route.method),
   };
   if (route.body) {
+    const schema = registry.toSchema(route.body);
     operation.requestBody = {
       required: true,
       content: {
-        'application/json': { schema: toSchema(route.body), ...(route.example ? { example: route.example } : {}) },
+        'application/json': {
+          schema,
+          example: route.example !== undefined ? route.example : exampleFor(schema, resolve),
+        },
       },
     };
   }
@@ -115,24 +204,40 @@ function operationOf(route: RouteContract) {
 
 /** The OpenAPI 3.1 document, generated from the route table and the joi schemas that validate requests. */
 export function buildOpenApi(routes: RouteContract[], version: string) {
+  const registry = new SchemaRegistry();
+  const errorRef = registry.toSchema(errorSchema);
+  if (errorRef.$ref !== '#/components/schemas/Error') throw new Error('the error schema must be labelled Error');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = toOpenApiPath(route.path);
     paths[path] ??= {};
-    paths[path][route.method] = operationOf(route);
+    paths[path][route.method] = operationOf(route, registry);
   }
+  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? `Operations on ${name.toLowerCase()}.`,
+  }));
+  const schemas = Object.fromEntries(
+    Object.entries(registry.components)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, schema]) => [name, tidySchema(schema)]),
+  );
   return {
     openapi: '3.1.0',
     info: {
       title: 'Finance API',
       version,
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Personal and business finance for Brazil. Authenticate with HTTP Basic `token:secret`. Amounts are integer cents; dates `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds. Errors: `{message, statusCode, error, details?}`.\n\n' +
         IDEMPOTENCY_DESCRIPTION,
     },
     servers: [{ url: '/' }],
     security: [{ basicAuth: [] }],
+    tags,
     components: {
+      schemas,
+      headers: HEADERS,
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -145,7 +250,6 @@ export function buildOpenApi(routes: RouteContract[], version: string) {
       securitySchemes: {
         basicAuth: { type: 'http', scheme: 'basic', description: 'username = API token, password = API secret' },
       },
-      schemas: { Error: toSchema(errorSchema) },
     },
     paths,
   };
