@@ -409,7 +409,10 @@ describe('insights: investment snapshots from the import queue and GET /v1/inves
     const operation = doc.paths['/v1/investments/yield']?.get;
     expect(operation).toBeDefined();
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['date', 'limit']);
-    const schema = operation.responses['200'].content['application/json'].schema;
+    // named records are component schemas: follow the $refs
+    const resolve = (ref: { $ref?: string }) =>
+      ref.$ref ? doc.components.schemas[ref.$ref.replace('#/components/schemas/', '')] : ref;
+    const schema = resolve(operation.responses['200'].content['application/json'].schema);
     expect(schema.required.sort()).toEqual(
       [
         'available',
@@ -427,8 +430,8 @@ describe('insights: investment snapshots from the import queue and GET /v1/inves
         'total_balance_cents',
       ].sort(),
     );
-    expect(schema.properties.today.required).toHaveLength(14);
-    expect(schema.properties.positions.items.required).toHaveLength(10);
+    expect(resolve(schema.properties.today).required).toHaveLength(14);
+    expect(resolve(schema.properties.positions.items).required).toHaveLength(10);
   });
 
   it('when a read-only key asks, then it reads the report', async () => {

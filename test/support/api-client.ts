@@ -1,3 +1,5 @@
+import { openApiMismatches } from './openapi-check.ts';
+
 export interface KeyCredentials {
   keyId: string;
   token: string;
@@ -10,7 +12,11 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A client as API users have one: HTTP Basic with a key, JSON in and out. */
+/**
+ * A client as API users have one: HTTP Basic with a key, JSON in and out. Every request and answer is
+ * checked against the OpenAPI document the gateway serves (test/support/openapi-check.ts): a mismatch
+ * throws, so the test that made the call fails.
+ */
 export class ApiClient {
   readonly baseUrl: string;
   readonly key?: KeyCredentials;
@@ -27,7 +33,13 @@ export class ApiClient {
   async request<T = any>(
     method: string,
     path: string,
-    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+    options: {
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+      /** Skip the OpenAPI check, for a test about what lies outside the document. */
+      unchecked?: boolean;
+    } = {},
   ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     const auth = this.authorization();
@@ -44,6 +56,18 @@ export class ApiClient {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       // non-JSON bodies (docs page) stay text
+    }
+    if (!options.unchecked) {
+      const mismatches = openApiMismatches({
+        method,
+        url: path,
+        body: options.body,
+        rawBody: options.rawBody,
+        status: response.status,
+        responseBody: typeof parsed === 'string' ? undefined : parsed,
+        headers: response.headers,
+      });
+      if (mismatches.length) throw new Error(`OpenAPI document and server disagree:\n${mismatches.join('\n')}`);
     }
     return { status: response.status, body: parsed as T, headers: response.headers };
   }

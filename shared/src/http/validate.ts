@@ -61,7 +61,7 @@ function nulDetails(part: string, value: unknown): FieldError[] {
 }
 
 /** The body object, or each object of a body array (the DRE mapping), without the server-owned fields. */
-function stripServerOwned(body: unknown): unknown {
+export function stripServerOwned(body: unknown): unknown {
   if (Array.isArray(body)) return body.map((item) => (Array.isArray(item) ? item : stripServerOwned(item)));
   if (!body || typeof body !== 'object') return body;
   const copy = { ...(body as Record<string, unknown>) };

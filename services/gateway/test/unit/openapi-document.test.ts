@@ -78,8 +78,15 @@ describe('OpenAPI document built from the contracts', () => {
     expect(Object.keys(create['429'].headers)).toContain('Retry-After');
     expect(Object.keys(create['503'].headers)).toContain('Retry-After');
     expect(Object.keys(create)).toEqual(
-      expect.arrayContaining(['400', '401', '403', '409', '413', '415', '429', '502', '503']),
+      expect.arrayContaining(['400', '401', '403', '409', '413', '415', '429', '500', '502', '503']),
     );
+    // an id in the query can be another context's: 404
+    expect(Object.keys(document.paths['/v1/transactions'].get.responses)).toContain('404');
+    expect(Object.keys(document.paths['/v1/tags'].get.responses)).not.toContain('404');
+    expect(document.paths['/v1/tags'].get.responses['200'].headers).not.toHaveProperty('Idempotent-Replayed');
+    expect(document.paths['/v1/tags'].get.responses['401'].headers).toEqual({
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    });
   });
 
   it('when joi converts before it checks, then the schema takes what joi takes', () => {
@@ -89,6 +96,9 @@ describe('OpenAPI document built from the contracts', () => {
     expect(check(frequency, 'monthly')).toEqual([]);
     expect(check(frequency, 'MoNtHlY')).toEqual([]);
     expect(check(frequency, 'weekly')).not.toEqual([]);
+    const single = registry.toSchema(Joi.string().uppercase().valid('MONTHLY'));
+    expect(check(single, 'monthly')).toEqual([]);
+    expect(check(single, 'yearly')).not.toEqual([]);
     const open = registry.toSchema(Joi.object({ data: Joi.object().required() }));
     expect(check(open, { data: { goal_id: 'x' } })).toEqual([]);
     const nullableAlternatives = registry.toSchema(

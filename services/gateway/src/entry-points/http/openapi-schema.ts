@@ -113,6 +113,11 @@ class ContractSchemaParser extends OpenApi31Parser {
       schema.anyOf = [...schema.anyOf, { type: 'null' }];
     }
     const converts = spec.rules?.some((rule) => rule.name === 'case');
+    // one valid value is a `const`: the same case rule applies
+    if (converts && typeof schema.const === 'string') {
+      schema.enum = [schema.const];
+      delete schema.const;
+    }
     if (converts && Array.isArray(schema.enum)) {
       const words = schema.enum.filter((value): value is string => typeof value === 'string');
       const rest = schema.enum.filter((value) => typeof value !== 'string');

@@ -110,6 +110,20 @@ function withRequestValues(example: unknown, request: unknown, schema: JsonSchem
   return { ...example, ...Object.fromEntries(shared) };
 }
 
+/** Whether a query or body field holds a uuid (a record the context may not have). */
+function namesAnId(route: RouteContract, registry: SchemaRegistry): boolean {
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): boolean => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return false;
+    seen.add(value);
+    const node = value as JsonSchema;
+    if (node.format === 'uuid') return true;
+    if (node.$ref && visit(registry.resolve(node))) return true;
+    return Object.values(node).some(visit);
+  };
+  return [route.query, route.body].some((schema) => schema !== undefined && visit(registry.toSchema(schema)));
+}
+
 function operationOf(route: RouteContract, registry: SchemaRegistry) {
   const write = route.method !== 'get';
   // past authentication every answer carries the rate-limit state; a write may be an idempotent replay
@@ -155,7 +169,8 @@ function operationOf(route: RouteContract, registry: SchemaRegistry) {
   responses['403'] = error(
     `Key lacks the \`${scopeFor(route.method)}\` scope${route.business ? ', or the context is not a licensed company' : ''}`,
   );
-  if (route.path.includes(':')) responses['404'] ??= error('Not found in this context');
+  // another context's id is 404 wherever it comes: path, query or body
+  if (route.path.includes(':') || namesAnId(route, registry)) responses['404'] ??= error('Not found in this context');
   if (write) {
     responses['409'] ??= error('Idempotency-Key reused with another request, or its first request still running');
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
@@ -165,6 +180,7 @@ function operationOf(route: RouteContract, registry: SchemaRegistry) {
     ...passedHeaders,
     'Retry-After': header('Retry-After'),
   });
+  responses['500'] = error('Unexpected server error');
   responses['502'] = error('A service this operation calls answered with an unexpected error');
   responses['503'] = error('A service or the database is unavailable for a moment; retry after `Retry-After` seconds', {
     ...passedHeaders,
@@ -229,7 +245,8 @@ export function buildOpenApi(routes: RouteContract[], version: string) {
       version,
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Personal and business finance for Brazil. Authenticate with HTTP Basic `token:secret`. Amounts are integer cents; dates `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds. Errors: `{message, statusCode, error, details?}`.\n\n' +
+        'Personal and business finance for Brazil. Authenticate with HTTP Basic `token:secret`. Amounts are integer cents; dates `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds. Errors: `{message, statusCode, error, details?}`. Request bodies (and each object of a body array) may carry `id`, `user_id`, `profile_id`, `createdAt` and `updatedAt`: they are dropped before validation, so the body schemas leave them out. A JSON body nested deeper than ' +
+        `${MAX_JSON_DEPTH} levels is 400 before it is parsed.\n\n` +
         IDEMPOTENCY_DESCRIPTION,
     },
     servers: [{ url: '/' }],
