@@ -1,6 +1,6 @@
 import { publicRoutes } from '@finance/shared/contracts/index';
-import { toOpenApiPath } from '../../services/gateway/src/entry-points/http/openapi.ts';
 import { openApiDocument } from '../../scripts/openapi-document.ts';
+import { toOpenApiPath } from '../../services/gateway/src/entry-points/http/openapi.ts';
 import { TestStack } from '../support/stack.ts';
 
 type Operation = {
