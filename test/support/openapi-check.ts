@@ -81,6 +81,8 @@ export function openApiMismatches(exchange: Exchange): string[] {
     for (const name of GATEWAY_HEADERS) {
       if (exchange.headers.has(name) && !documented.has(name)) problems.push(`${where}: header ${name} not documented`);
     }
+    if (documented.has('x-request-id') && !exchange.headers.has('x-request-id'))
+      problems.push(`${where}: documented header x-request-id missing`);
   }
   const schema = response?.content?.['application/json']?.schema;
   if (schema && exchange.responseBody !== undefined) {

@@ -1,6 +1,6 @@
 import { openApiMismatches } from '../support/openapi-check.ts';
 
-const headers = new Headers();
+const headers = new Headers({ 'x-request-id': 'req-1' });
 const tag = {
   id: '0194b1c2-7d3e-7a01-8f00-0000000000a1',
   name: 'Mercado',
@@ -46,6 +46,9 @@ describe('validating proxy: a request/response pair against the served OpenAPI d
         headers: new Headers({ 'x-request-id': 'a', 'retry-after': '5' }),
       }),
     ).toEqual([expect.stringContaining('header retry-after not documented')]);
+    expect(
+      openApiMismatches({ method: 'GET', url: '/v1/tags', status: 401, responseBody: error, headers: new Headers() }),
+    ).toEqual([expect.stringContaining('documented header x-request-id missing')]);
   });
 
   it('when the server accepted a request the document refuses, then a mismatch names the field', () => {
