@@ -96,16 +96,20 @@ function withRequestValues(example: unknown, request: unknown, schema: JsonSchem
   const isObject = (value: unknown): value is Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!isObject(example) || !isObject(request)) return example;
-  const derived = exampleFor as (schema: JsonSchema) => unknown;
+  const CONSTRAINTS = ['$ref', 'anyOf', 'oneOf', 'enum', 'const', 'format', 'pattern'];
+  const inRange = (value: number, property: JsonSchema) =>
+    (typeof property.minimum !== 'number' || value >= property.minimum) &&
+    (typeof property.maximum !== 'number' || value <= property.maximum);
   const shared = Object.entries(request).filter(([key, value]) => {
     const property = schema?.properties?.[key];
-    if (!(key in example) || !property) return false;
-    // the same kind of value as the derived one, and no stricter constraint than a type on it
-    const sample = derived(property);
-    const sameKind = typeof sample === typeof value && Array.isArray(sample) === Array.isArray(value);
-    const plain =
-      !property.$ref && !property.anyOf && !property.oneOf && !property.enum && !property.format && !property.pattern;
-    return sameKind && plain && typeof value !== 'object';
+    if (!(key in example) || !property || CONSTRAINTS.some((constraint) => constraint in property)) return false;
+    // a plain value of the property's own type: a request's `YYYY-MM-DD` never lands in a response timestamp
+    const types = [property.type].flat();
+    if (typeof value === 'string') return types.includes('string') && !('maxLength' in property);
+    if (typeof value === 'boolean') return types.includes('boolean');
+    if (typeof value === 'number')
+      return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
+    return false;
   });
   return { ...example, ...Object.fromEntries(shared) };
 }
