@@ -108,7 +108,9 @@ function withRequestValues(example: unknown, request: unknown, schema: JsonSchem
     if (typeof value === 'string') return types.includes('string') && !('maxLength' in property);
     if (typeof value === 'boolean') return types.includes('boolean');
     if (typeof value === 'number')
-      return types.includes('number') || (types.includes('integer') && Number.isInteger(value));
+      return (
+        (types.includes('number') || (types.includes('integer') && Number.isInteger(value))) && inRange(value, property)
+      );
     return false;
   });
   return { ...example, ...Object.fromEntries(shared) };
