@@ -54,7 +54,7 @@ export interface PlacedPreviousBalance {
 
 export interface BillPaymentInput {
   /** The payment's transaction id, chosen by billing: a repeated call with it writes nothing more. */
-  id: string;
+  payment_id: string;
   bill_id: string;
   account_id: string;
   amount: number;

@@ -53,7 +53,7 @@ export async function payBill(
       );
     }
     payment = await ledger.payBill(ctx, {
-      id: newId(),
+      payment_id: newId(),
       bill_id: bill.id,
       account_id: input.account_id,
       amount,

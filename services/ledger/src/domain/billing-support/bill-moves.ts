@@ -100,14 +100,14 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
  */
 export async function createBillPayment(em: EntityManager, ctx: CallerContext, input: BillPaymentInput) {
   return em.transactional(async (tx) => {
-    const [existing] = await loadByIds(tx, [input.id]);
+    const [existing] = await loadByIds(tx, [input.payment_id]);
     if (existing) {
       if (!existing.is_bill_payment || existing.bill_id !== input.bill_id) throw notFound('Pagamento não encontrado');
       return transactionView(existing);
     }
     if (!(await visibleAccountIds(tx, ctx, [input.account_id])).size) throw notFound('Conta não encontrada');
     const row = blankTransaction({
-      id: input.id,
+      id: input.payment_id,
       user_id: ctx.userId,
       profile_id: ctx.profileId,
       amount: input.amount,

@@ -112,7 +112,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
     answer(
       {
         body: Joi.object({
-          id: anyUuid().required(),
+          payment_id: anyUuid().required(),
           bill_id: anyUuid().required(),
           account_id: anyUuid().required(),
           amount: positiveCents().required(),
