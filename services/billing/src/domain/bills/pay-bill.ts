@@ -34,9 +34,7 @@ export async function payBill(
   if (!bill || !card) throw notFound(BILL_NOT_FOUND);
   const claim = await claimBillForPayment(em, bill.id);
   if (!claim.claimed && claim.reason === 'carried') {
-    throw conflict(
-      `O saldo desta fatura foi levado para a fatura seguinte (${claim.holder}); pague aquela fatura`,
-    );
+    throw conflict(`O saldo desta fatura foi levado para a fatura seguinte (${claim.holder}); pague aquela fatura`);
   }
   if (!claim.claimed) throw conflict(PAYMENT_IN_PROGRESS);
   let payment: Record<string, unknown>;

@@ -59,7 +59,14 @@ export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClie
 /** One round for one context's bills (at most one per card): one totals call and one entries call. */
 async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, bills: BillRow[]) {
   const ctx: CallerContext = { userId: bills[0].userId, profileId: bills[0].profileId, business: false, keyId: null };
-  const totals = new Map((await ledger.totals(ctx, bills.map((bill) => bill.id))).map((t) => [t.bill_id, t]));
+  const totals = new Map(
+    (
+      await ledger.totals(
+        ctx,
+        bills.map((bill) => bill.id),
+      )
+    ).map((t) => [t.bill_id, t]),
+  );
   const owing = bills.filter((bill) => {
     const t = totals.get(bill.id);
     return t && carryOf(remainderOf(t));
@@ -68,7 +75,10 @@ async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, b
   const cards = await em.find(CreditCardSchema, { id: { $in: [...new Set(owing.map((b) => b.creditCardId))] } });
   for (const card of cards) {
     for (const source of owing.filter((bill) => bill.creditCardId === card.id)) {
-      const month = carryTargetMonth(source.referenceMonth, await rolledMonthsAfter(em, card.id, source.referenceMonth));
+      const month = carryTargetMonth(
+        source.referenceMonth,
+        await rolledMonthsAfter(em, card.id, source.referenceMonth),
+      );
       const target = (await em.transactional((tx) => ensureBills(tx, card, [month]))).rows.get(month)!;
       const carry = carryOf(remainderOf(totals.get(source.id)!))!;
       entries.push({

@@ -36,8 +36,7 @@ export function carryTargetMonth(source: CalendarDate, handledMonths: Set<string
  * recurrence occurrence (a subscription is charged when its bill opens; purchases and the remaining
  * installments of parcelled ones are held at once).
  */
-export const heldBy = (sums: BillSums, open: boolean): number =>
-  remainderOf(sums) - (open ? 0 : (sums.recurring ?? 0));
+export const heldBy = (sums: BillSums, open: boolean): number => remainderOf(sums) - (open ? 0 : (sums.recurring ?? 0));
 
 /**
  * How much above what is owed a payment may go (the excess becomes a credit on the next bill): the card's

@@ -41,6 +41,14 @@ export async function owedByCard(
     all.filter((bill) => !bill.rolledOverAt).map((bill) => bill.id),
   );
   return new Map(
-    cards.map((card) => [card.id, heldByCard(card, all.filter((bill) => bill.creditCardId === card.id), totals, today)]),
+    cards.map((card) => [
+      card.id,
+      heldByCard(
+        card,
+        all.filter((bill) => bill.creditCardId === card.id),
+        totals,
+        today,
+      ),
+    ]),
   );
 }
