@@ -5,7 +5,7 @@ import { newId } from '@finance/shared/db/base-entity';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { claimBillForPayment, findBill, releaseBills } from '../../data-access/bill-repository.ts';
+import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import { overpaymentBound, remainderOf } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
@@ -59,6 +59,8 @@ export async function payBill(
       date: (input.date && parseCalendarDate(input.date)) || todayUtc(),
       title: `Pagamento da fatura ${card.name}`,
     });
+    // a bill the rollover found settled carries this payment's credit on at the next run
+    await reopenForRollover(em, [bill.id]);
   } finally {
     await releaseBills(em, [bill.id]);
   }
