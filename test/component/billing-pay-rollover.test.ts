@@ -91,6 +91,44 @@ describe('billing: paying a bill once, carrying every remainder, what a card hol
     expect((await billOf(card.id, '2026-01-01')).paid).toBe(ok * 4000);
   });
 
+  it('when payments and a rollover run hit the same past-due bills at once, then each remainder is either paid or carried, never both', async () => {
+    const cards = await Promise.all(Array.from({ length: 6 }, () => newCard()));
+    const bills = await Promise.all(cards.map((card) => buy(card.id, { amount: 10_000, date: '2024-05-05' })));
+    const [pays] = await Promise.all([
+      Promise.all(bills.map((b) => tenant.api.post(`/v2/bills/${b.bill_id}/pay`, { account_id: accountId }))),
+      roll('2024-05-20'),
+    ]);
+    await roll('2024-05-21'); // a card left for the next run because a payment held its bill
+    for (const [index, card] of cards.entries()) {
+      const june = await billOf(card.id, '2024-06-01');
+      const paid = (await paymentsOf(bills[index].bill_id)).reduce((sum, p) => sum + Number(p.amount), 0);
+      expect([200, 409]).toContain(pays[index].status);
+      expect(paid + june.balance).toBe(10_000);
+      expect(await available(card.id)).toBe(1_000_000 - june.balance);
+    }
+  });
+
+  it('when a bill is claimed by a payment in progress, then another payment is 409 and the rollover leaves the card for the next run', async () => {
+    const card = await newCard();
+    const bought = await buy(card.id, { amount: 2500, date: '2024-08-05' });
+    await stack.sql("update billing.bills set busy_until = now() + interval '1 minute' where id = $1", [
+      bought.bill_id,
+    ]);
+    const refused = await tenant.api.post(`/v2/bills/${bought.bill_id}/pay`, { account_id: accountId });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura');
+    await roll('2024-08-20');
+    const [held] = await stack.sql('select rolled_over_at from billing.bills where id = $1', [bought.bill_id]);
+    expect(held).toEqual({ rolled_over_at: null });
+    expect(await paymentsOf(bought.bill_id)).toEqual([]);
+    // the claim of a holder that died expires
+    await stack.sql("update billing.bills set busy_until = now() - interval '1 second' where id = $1", [
+      bought.bill_id,
+    ]);
+    await roll('2024-08-20');
+    expect((await billOf(card.id, '2024-09-01')).balance).toBe(2500);
+  });
+
   it('when a bill owes nothing and no amount is sent, then 409 and nothing is written', async () => {
     const card = await newCard();
     const bought = await buy(card.id, { amount: 10_000, date: '2026-01-05' });
