@@ -34,7 +34,7 @@ export async function payBill(
   if (!bill || !card) throw notFound(BILL_NOT_FOUND);
   const claim = await claimBillForPayment(em, bill.id);
   if (!claim.claimed && claim.reason === 'carried') {
-    throw conflict(`O saldo desta fatura foi levado para a fatura seguinte (${claim.holder}); pague aquela fatura`);
+    throw conflict(`O saldo desta fatura foi levado adiante e está na fatura ${claim.holder}; pague aquela fatura`);
   }
   if (!claim.claimed) throw conflict(PAYMENT_IN_PROGRESS);
   let payment: Record<string, unknown>;
@@ -47,7 +47,7 @@ export async function payBill(
     if (amount - owed > bound) {
       throw invalidField(
         'amount',
-        `O valor excede o saldo da fatura (${owed} centavos) em mais que o limite do cartão (${bound} centavos)`,
+        `O valor excede o saldo da fatura (${owed} centavos) em mais de ${bound} centavos, o maior crédito aceito neste cartão`,
       );
     }
     payment = await ledger.payBill(ctx, {
