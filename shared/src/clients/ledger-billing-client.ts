@@ -24,6 +24,8 @@ export interface BillTotals {
   payments: number;
   costs: number;
   count: number;
+  /** Signed net (expenses − credits) of the bill's recurrence occurrences. */
+  recurring: number;
 }
 
 export interface BillMove {
@@ -40,9 +42,19 @@ export interface PreviousBalanceEntry {
   date: string;
   billed_at: string;
   title: string;
+  /** False for a credit (an overpaid bill's negative remainder); default true. */
+  is_expense?: boolean;
+}
+
+/** Where the entry carrying a source bill's remainder lives (also when an earlier run wrote it). */
+export interface PlacedPreviousBalance {
+  source_bill_id: string;
+  bill_id: string;
 }
 
 export interface BillPaymentInput {
+  /** The payment's transaction id, chosen by billing: a repeated call with it writes nothing more. */
+  payment_id: string;
   bill_id: string;
   account_id: string;
   amount: number;
@@ -97,13 +109,15 @@ export class LedgerBillingClient {
     return body.moved;
   }
 
-  async addPreviousBalances(context: CallerContext, entries: PreviousBalanceEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
-    const body = await this.http.post<{ created: number }>('/internal/v1/card-transactions/previous-balances', {
-      context,
-      body: { entries },
-    });
-    return body.created;
+  async addPreviousBalances(
+    context: CallerContext,
+    entries: PreviousBalanceEntry[],
+  ): Promise<{ created: number; placed: PlacedPreviousBalance[] }> {
+    if (entries.length === 0) return { created: 0, placed: [] };
+    return this.http.post<{ created: number; placed: PlacedPreviousBalance[] }>(
+      '/internal/v1/card-transactions/previous-balances',
+      { context, body: { entries } },
+    );
   }
 
   async payBill(context: CallerContext, input: BillPaymentInput) {

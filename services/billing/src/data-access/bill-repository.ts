@@ -179,3 +179,96 @@ export async function billsDueForRollover(em: EntityManager, today: CalendarDate
   );
   return raws.map(toRow);
 }
+
+/** How long a claim on a bill lasts when its holder dies before releasing it. */
+export const BILL_LEASE_SECONDS = 60;
+
+export type BillClaim =
+  | { claimed: true }
+  | { claimed: false; reason: 'busy' }
+  | { claimed: false; reason: 'carried'; holder: string };
+
+/**
+ * Claims one bill for a payment: locks the row, re-reads it under the lock and, when it is neither carried
+ * nor claimed by a live payment or rollover, marks it busy for `BILL_LEASE_SECONDS` (one short transaction;
+ * the caller commits before calling the ledger). `holder` is the last bill of the carry chain: the one that
+ * now holds the remainder.
+ */
+export async function claimBillForPayment(em: EntityManager, id: string): Promise<BillClaim> {
+  return em.transactional(async (tx) => {
+    const [row] = await run<{ carried_to_bill_id: string | null; busy: boolean }>(
+      tx,
+      'select carried_to_bill_id, coalesce(busy_until > now(), false) as busy from bills where id = ? for update',
+      [id],
+    );
+    if (!row) return { claimed: false, reason: 'busy' } as const;
+    if (row.carried_to_bill_id) return { claimed: false, reason: 'carried', holder: await chainEnd(tx, id) } as const;
+    if (row.busy) return { claimed: false, reason: 'busy' } as const;
+    await run(tx, `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds' where id = ?`, [id]);
+    return { claimed: true } as const;
+  });
+}
+
+/** The bill at the end of `id`'s carry chain (itself when it was never carried). */
+export async function chainEnd(em: EntityManager, id: string): Promise<string> {
+  const [row] = await run<{ id: string }>(
+    em,
+    `with recursive chain(id, next, depth) as (
+       select id, carried_to_bill_id, 0 from bills where id = ?
+       union all
+       select b.id, b.carried_to_bill_id, c.depth + 1 from bills b join chain c on b.id = c.next where c.depth < 1200
+     )
+     select id from chain order by depth desc limit 1`,
+    [id],
+  );
+  return row?.id ?? id;
+}
+
+/** Claims, in one statement, the given bills that are not rolled over nor claimed; returns the ids claimed. */
+export async function claimBillsForRollover(em: EntityManager, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await run<{ id: string }>(
+    em,
+    `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds'
+       where id in (?) and rolled_over_at is null and (busy_until is null or busy_until <= now())
+     returning id`,
+    [ids],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function releaseBills(em: EntityManager, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await run(em, 'update bills set busy_until = null where id in (?)', [ids]);
+}
+
+/** Per card, its oldest bill past due that the rollover has not handled yet (one statement). */
+export async function oldestDueBillPerCard(
+  em: EntityManager,
+  today: CalendarDate,
+  skipCards: string[],
+  limit: number,
+): Promise<BillRow[]> {
+  const raws = await run<RawBill>(
+    em,
+    `select * from (
+       select distinct on (b.credit_card_id) ${columns('b')} from bills b
+         join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
+       where b.rolled_over_at is null and b.due_date < ?::date and not (b.credit_card_id = any(?::uuid[]))
+       order by b.credit_card_id, b.reference_month
+     ) oldest order by due_date, id limit ?`,
+    [today, `{${skipCards.join(',')}}`, limit],
+  );
+  return raws.map(toRow);
+}
+
+/** Months after `month` whose stored bill the rollover already handled (a carry skips them). */
+export async function rolledMonthsAfter(em: EntityManager, cardId: string, month: CalendarDate): Promise<Set<string>> {
+  const rows = await run<{ month: string }>(
+    em,
+    `select to_char(reference_month, 'YYYY-MM-DD') as month from bills
+       where credit_card_id = ? and reference_month > ?::date and rolled_over_at is not null`,
+    [cardId, month],
+  );
+  return new Set(rows.map((row) => row.month));
+}

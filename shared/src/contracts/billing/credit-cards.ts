@@ -30,8 +30,11 @@ export const creditCardSchema = Joi.object({
   expiring_date: Joi.string().required().description('Due day of month, as a string'),
   limit: cents().required(),
   available_limit: cents()
+    .allow(null)
     .required()
-    .description('`limit` − what is owed on every unpaid bill, future installments included'),
+    .description(
+      '`limit` − what the card holds: the remainder of every bill not carried on yet (an overpayment credit counts back), purchases and the remaining installments of parcelled ones included, recurrence occurrences only in bills already open; `null` for an unlimited card',
+    ),
   is_unlimited: Joi.boolean().required(),
   needs_closing_date_review: Joi.boolean()
     .required()

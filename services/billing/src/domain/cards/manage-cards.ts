@@ -28,7 +28,7 @@ async function requireAccount(ledger: LedgerBillingClient, ctx: CallerContext, a
 }
 
 async function viewOf(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, card: CreditCard) {
-  const owed = await owedByCard(em, ledger, ctx, [card.id]);
+  const owed = await owedByCard(em, ledger, ctx, [card]);
   return cardView(card, owed.get(card.id) ?? 0);
 }
 
@@ -66,12 +66,7 @@ export async function listCards(
 ) {
   const rows = await listCardsPage(em, ctx, page.limit, afterIdOf(page.cursor));
   const items = rows.slice(0, page.limit);
-  const owed = await owedByCard(
-    em,
-    ledger,
-    ctx,
-    items.map((card) => card.id),
-  );
+  const owed = await owedByCard(em, ledger, ctx, items);
   return {
     data: items.map((card) => cardView(card, owed.get(card.id) ?? 0)),
     next_cursor: rows.length > page.limit ? encodeCursor([items[items.length - 1].id]) : null,

@@ -63,7 +63,7 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
         amount: entry.amount,
         date: entry.date,
         title: entry.title,
-        is_expense: true,
+        is_expense: entry.is_expense ?? true,
         type: 'FIXED',
         paid: true,
         paid_at: new Date().toISOString(),
@@ -83,15 +83,31 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
     const toInsert = rows.filter((_, index) => fresh.has(entries[index].source_bill_id));
     await insertTransactions(tx, toInsert);
     recordTransactionChanges(tx, ctx, 'created', toInsert);
-    return { created: toInsert.length };
+    // where each source's entry lives, written now or by an earlier run (billing records it as the carry)
+    const placed = await execute<{ source_bill_id: string; bill_id: string }>(
+      tx,
+      `select e.source_bill_id, t.bill_id from bill_rollover_entries e join transactions t on t.id = e.transaction_id
+       where e.source_bill_id = any(?::uuid[]) and t.bill_id is not null`,
+      [`{${entries.map((e) => e.source_bill_id).join(',')}}`],
+    );
+    return { created: toInsert.length, placed };
   });
 }
 
-/** The paid account expense that pays a bill (`is_bill_payment`); the account must be the context's. */
+/**
+ * The paid account expense that pays a bill (`is_bill_payment`); the account must be the context's. Its id
+ * is billing's: a repeated call (a retry after a lost answer) returns the payment already written.
+ */
 export async function createBillPayment(em: EntityManager, ctx: CallerContext, input: BillPaymentInput) {
   return em.transactional(async (tx) => {
+    const [existing] = await loadByIds(tx, [input.payment_id]);
+    if (existing) {
+      if (!existing.is_bill_payment || existing.bill_id !== input.bill_id) throw notFound('Pagamento não encontrado');
+      return transactionView(existing);
+    }
     if (!(await visibleAccountIds(tx, ctx, [input.account_id])).size) throw notFound('Conta não encontrada');
     const row = blankTransaction({
+      id: input.payment_id,
       user_id: ctx.userId,
       profile_id: ctx.profileId,
       amount: input.amount,

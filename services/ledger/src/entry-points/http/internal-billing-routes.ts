@@ -96,6 +96,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
                 date: calendarDate().required(),
                 billed_at: calendarDate().required(),
                 title: Joi.string().max(200).required(),
+                is_expense: Joi.boolean().default(true),
               }),
             )
             .max(5000)
@@ -111,6 +112,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
     answer(
       {
         body: Joi.object({
+          payment_id: anyUuid().required(),
           bill_id: anyUuid().required(),
           account_id: anyUuid().required(),
           amount: positiveCents().required(),
