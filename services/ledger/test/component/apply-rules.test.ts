@@ -63,7 +63,22 @@ describe('ledger: merchant normalization in SQL and applyRulesToTransactions', (
   }
 
   it('when any text is normalized by SQL and by TypeScript, then both agree', async () => {
-    const letters = fc.constantFrom(...ACCENTED_AND_UPPER, ...'abz09 -./\t\n', 'ß', 'Ø', '€', '😀');
+    const letters = fc.constantFrom(
+      ...ACCENTED_AND_UPPER,
+      ...'abz09 -./\t\n',
+      'ß',
+      'Ø',
+      '€',
+      '😀',
+      '\u0303',
+      '\u0301',
+      '\u0327',
+      '\u00a0',
+      '\u2009',
+      '\u3000',
+      '\ufeff',
+      '\u{1d165}',
+    );
     const text = fc.oneof(
       fc.string({ unit: 'grapheme' }),
       fc.array(letters, { maxLength: 30 }).map((c) => c.join('')),
@@ -72,7 +87,15 @@ describe('ledger: merchant normalization in SQL and applyRulesToTransactions', (
       text.filter((value) => !value.includes('\u0000')),
       800,
     );
-    samples.push('  Padaria São João  ', 'AÇAÍ', '12.345.678/0001-90', '', ' ');
+    samples.push(
+      '  Padaria São João  ',
+      'Sa\u0303o Joa\u0303o',
+      'POSTO\u00a0IPIRANGA CENTRO',
+      'AÇAÍ',
+      '12.345.678/0001-90',
+      '',
+      ' ',
+    );
     const rows = await stack.sql<{ name: string | null; cnpj: string | null }>(
       'select ledger.normalize_merchant_name(v) as name, ledger.normalize_cnpj(v) as cnpj from unnest($1::text[]) with ordinality as u(v, n) order by n',
       [samples],
