@@ -2,10 +2,10 @@ import { BLANK_CLASS, codePointRanges, MARK_CLASS } from '../domain/rules/normal
 
 /** A PostgreSQL regex bracket expression of a one-character class, written with `\u`/`\U` escapes. */
 function bracket(oneChar: RegExp): string {
-  const escape = (cp: number) =>
+  const codeEscape = (cp: number) =>
     cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
   const parts = codePointRanges(oneChar).map(([from, to]) =>
-    from === to ? escape(from) : `${escape(from)}-${escape(to)}`,
+    from === to ? codeEscape(from) : `${codeEscape(from)}-${codeEscape(to)}`,
   );
   return `[${parts.join('')}]`;
 }
