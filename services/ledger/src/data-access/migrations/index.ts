@@ -12,6 +12,7 @@ import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
 import { MerchantNameNfd } from './0013-merchant-name-nfd.ts';
+import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -28,4 +29,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
   { name: '0012-recurrence-end', class: AddRecurrenceEnd },
   { name: '0013-merchant-name-nfd', class: MerchantNameNfd },
+  { name: '0014-category-direction-optional', class: CategoryDirectionOptional },
 ];
