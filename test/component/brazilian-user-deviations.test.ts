@@ -129,4 +129,82 @@ describe('deviations a Brazilian user would call wrong', () => {
       expect(await stack.sql(`select id from ledger.categories where name = 'X'`)).toEqual([]);
     });
   });
+
+  describe('ISO 8601 date inputs', () => {
+    it('when a goal value date, a limit start_date and a goal deadline come as ISO 8601, then they are taken with the day as written', async () => {
+      const goal = await tenant.api.post('/v2/goals', {
+        title: 'Viagem',
+        amount: 500_000,
+        deadline: '2026-12-31T23:30:00-03:00',
+      });
+      expect(goal.status).toBe(201);
+      expect(goal.body.deadline).toMatch(/^2026-12-31/);
+      const value = await tenant.api.post(`/v2/goals/${goal.body.id}/values`, {
+        date: '2026-03-10T23:30:00-03:00',
+        value: 1_000,
+      });
+      expect(value.status).toBe(201);
+      expect(JSON.stringify(value.body)).toContain('2026-03-10');
+      const limit = await tenant.api.post('/v1/spending-limits', {
+        amount: 50_000,
+        category_id: ALIMENTACAO,
+        start_date: '2026-03-01T00:00:00.000Z',
+      });
+      expect(limit.status).toBe(201);
+      expect(limit.body.start_date).toMatch(/^2026-03-01/);
+      const bad = await tenant.api.post(`/v2/goals/${goal.body.id}/values`, { date: '2026-02-30T10:00:00Z', value: 1 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details).toEqual([{ field: 'date', message: 'date não é uma data válida' }]);
+    });
+
+    it('when settle paid_at and a series edition_date come as ISO 8601, then the day as written is used', async () => {
+      const company = await stack.companyClient(tenant.userId);
+      const companyAccount = (await company.api.post('/v1/accounts', { name: 'PJ', logo: '341' })).body.id;
+      const open = await company.api.post('/v1/transactions', {
+        account_id: companyAccount,
+        amount: 1_000,
+        date: '2026-03-10',
+        is_expense: true,
+        title: 'Boleto',
+      });
+      const settled = await company.api.post(`/v2/transactions/${open.body.id}/settle`, {
+        account_id: companyAccount,
+        paid_at: '2026-03-15T22:00:00-03:00',
+      });
+      expect(settled.status).toBe(200);
+      const [paid] = await stack.sql<{ day: string }>(
+        `select to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD') as day from ledger.transactions where id = $1`,
+        [open.body.id],
+      );
+      expect(paid.day).toBe('2026-03-15');
+
+      const series = await tenant.api.post('/v1/transactions', {
+        account_id: account,
+        amount: 3_000,
+        date: '2026-03-10',
+        is_expense: true,
+        title: 'Parcelado',
+        type: 'PARCELLED',
+        installments: 3,
+      });
+      expect(series.status).toBe(201);
+      const members = await stack.sql<{ id: string; date: string }>(
+        `select id, to_char(date, 'YYYY-MM-DD') as date from ledger.transactions
+         where connected_transaction_id = $1 order by date`,
+        [series.body.id],
+      );
+      expect(members.map((m) => m.date)).toEqual(['2026-03-10', '2026-04-10', '2026-05-10']);
+      const editionDate = encodeURIComponent('2026-04-10T23:00:00-03:00');
+      const removed = await tenant.api.delete(
+        `/v1/transactions/${members[1].id}?edition_type=THIS_AND_NEXT&edition_date=${editionDate}`,
+      );
+      expect(removed.status).toBe(200);
+      const live = await stack.sql<{ date: string }>(
+        `select to_char(date, 'YYYY-MM-DD') as date from ledger.transactions
+         where connected_transaction_id = $1 and deleted_at is null order by date`,
+        [series.body.id],
+      );
+      expect(live.map((m) => m.date)).toEqual(['2026-03-10']);
+    });
+  });
 });

@@ -43,7 +43,7 @@ const importedTransaction = Joi.object({
   account_external_id: externalId(),
   credit_card_external_id: externalId(),
   amount: positiveCents().required(),
-  date: bankDay(true).required().description('A real day, 1900–2999; ISO 8601 keeps the day as written'),
+  date: bankDay().required().description('A real day, 1900–2999; ISO 8601 keeps the day as written'),
   is_expense: Joi.boolean().strict().required(),
   title: text(255).required(),
   description: optionalText(1000),
