@@ -207,4 +207,57 @@ describe('deviations a Brazilian user would call wrong', () => {
       expect(live.map((m) => m.date)).toEqual(['2026-03-10']);
     });
   });
+
+  describe('currencies', () => {
+    it('when currency is not an ISO 4217 code ("abc", "NaN"), then 400 in Portuguese and nothing is written; "usd" is stored as USD', async () => {
+      const body = { account_id: account, amount: 100, date: '2026-03-10', is_expense: true, title: 'Moeda' };
+      const before = await stack.sql('select count(*)::int as n from ledger.transactions');
+      for (const currency of ['abc', 'NaN', 'BR']) {
+        const response = await tenant.api.post('/v1/transactions', { ...body, currency });
+        expect(response.status).toBe(400);
+        expect(response.body.details).toEqual([
+          { field: 'currency', message: 'currency deve ser um código de moeda ISO 4217 (ex.: BRL, USD, EUR)' },
+        ]);
+      }
+      expect(await stack.sql('select count(*)::int as n from ledger.transactions')).toEqual(before);
+      const usd = await tenant.api.post('/v1/transactions', { ...body, currency: 'usd' });
+      expect(usd.status).toBe(201);
+      expect(usd.body.currency).toBe('USD');
+    });
+
+    it('when entries are in USD and BRL, then the balance, summary, subcategory report and limit window count the BRL ones only', async () => {
+      const person = await stack.tenant();
+      const today = new Date().toISOString().slice(0, 10);
+      const wallet = (await person.api.post('/v1/accounts', { name: 'Conta', logo: '341', balance: 50_000 })).body.id;
+      const limit = await person.api.post('/v1/spending-limits', { amount: 100_000, category_id: ALIMENTACAO });
+      expect(limit.status).toBe(201);
+      for (const [amount, currency] of [
+        [10_000, 'USD'],
+        [2_000, 'BRL'],
+        [3_000, 'EUR'],
+      ] as const) {
+        const tx = await person.api.post('/v1/transactions', {
+          account_id: wallet,
+          amount,
+          currency,
+          date: today,
+          is_expense: true,
+          paid: true,
+          title: `Compra ${currency}`,
+          category_id: ALIMENTACAO,
+        });
+        expect(tx.status).toBe(201);
+      }
+      const listed = await person.api.get(`/v1/transactions?account_id=${wallet}`);
+      expect(listed.body.data.map((t: { currency: string }) => t.currency).sort()).toEqual(['BRL', 'EUR', 'USD']);
+      expect((await person.api.get(`/v1/accounts/${wallet}`)).body.balance).toBe(48_000);
+      const period = `start_date=${today}&end_date=${today}`;
+      const summary = await person.api.get(`/v1/reports/summary?${period}`);
+      expect(summary.body).toMatchObject({ total_balance: 48_000, expenses: 2_000, income: 0 });
+      const report = await person.api.get(`/v1/reports/subcategory-details?${period}`);
+      expect(report.body.expenses_subcategories.map((item: { value: number }) => item.value)).toEqual([2_000]);
+      const window = (await person.api.get(`/v1/spending-limits/${limit.body.id}`)).body.current_window;
+      expect(window.spent).toBe(2_000);
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { parseCalendarDate } from '../calendar.ts';
+import { ISO_4217_CURRENCIES } from '../currencies.ts';
 
 /** Building blocks shared by every contract, so a field means the same everywhere. */
 export const uuid = () => Joi.string().guid({ version: ['uuidv4', 'uuidv7'] });
@@ -37,6 +38,12 @@ export const BANK_DAY_RANGE = { from: '1900-01-01', to: '2999-12-31' } as const;
 export const bankDay = () => dayInput(BANK_DAY_RANGE);
 export const timestamp = () => Joi.string().isoDate().description('ISO 8601 UTC with milliseconds');
 export const nullableTimestamp = () => timestamp().allow(null);
+/** An ISO 4217 code of a currency in circulation (`brl` is taken as BRL; `ABC`, `NAN` are 400). */
+export const currencyCode = () =>
+  Joi.string()
+    .uppercase()
+    .custom((value: string, helpers) => (ISO_4217_CURRENCIES.has(value) ? value : helpers.error('any.invalid')))
+    .messages({ 'any.invalid': '{{#label}} deve ser um código de moeda ISO 4217 (ex.: BRL, USD, EUR)' });
 export const colorString = () => Joi.string().pattern(/^#[0-9a-fA-F]{6}$/, 'hex colour');
 
 export const idParams = Joi.object({ id: anyUuid().required() });

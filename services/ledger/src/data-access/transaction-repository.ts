@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countsInTotals } from './totals-currency.ts';
 
 /** A stored transaction as SQL returns it: dates as `YYYY-MM-DD`, money as numbers. */
 export interface TransactionRow {
@@ -311,7 +312,7 @@ export async function paidNetByAccount(em: EntityManager, accountIds: string[]):
     em,
     `select account_id, sum(case when is_expense then -amount else amount end)::text as net
      from transactions
-     where account_id in (?) and deleted_at is null and paid and show_on_balance
+     where account_id in (?) and deleted_at is null and paid and show_on_balance and ${countsInTotals()}
      group by account_id`,
     [accountIds],
   );

@@ -20,7 +20,7 @@ export const accountSchema = Joi.object({
   id: anyUuid().required(),
   name: Joi.string().required(),
   logo: Joi.string().required().description('Bank logo URL'),
-  balance: cents().required().description('Current balance in cents'),
+  balance: cents().required().description('Current balance in BRL cents (entries in another currency are not counted)'),
   include_total_balance: Joi.boolean().required(),
   is_default: Joi.boolean().required(),
   type: Joi.string()

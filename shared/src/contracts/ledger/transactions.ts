@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { FREQUENCIES } from '../../calendar.ts';
 import {
   anyUuid,
+  currencyCode,
   dayInput,
   errorSchema,
   idParams,
@@ -87,9 +88,9 @@ const transactionFields = {
   contact_id: anyUuid().allow(null).description('Business'),
   cost_center_id: anyUuid().allow(null).description('Business'),
   document_number: Joi.string().trim().max(100).allow(null).description('Business'),
-  currency: Joi.string()
-    .uppercase()
-    .pattern(/^[A-Z]{3}$/, 'ISO 4217 code'),
+  currency: currencyCode().description(
+    'ISO 4217 code of a currency in circulation (lower case accepted; default BRL). Balances and totals are in BRL and count BRL entries only: an entry in another currency is listed with its own `currency` but left out of account balances, the summary, the subcategory report, the DRE and spending-limit windows (no conversion). Card bills sum every purchase as recorded.',
+  ),
   description: Joi.string().max(2000).allow(null, ''),
   edition_date: dayInput(),
   edition_type: Joi.string()
