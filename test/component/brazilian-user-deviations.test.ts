@@ -260,4 +260,89 @@ describe('deviations a Brazilian user would call wrong', () => {
       expect(window.spent).toBe(2_000);
     });
   });
+
+  describe('money that left the bank stays gone', () => {
+    const balanceOf = async (api: Tenant['api'], id: string) => (await api.get(`/v1/accounts/${id}`)).body.balance;
+
+    it('when a card whose bill was paid is deleted, then the payment stays in the checking account as a plain expense', async () => {
+      const person = await stack.tenant();
+      const checking = (await person.api.post('/v1/accounts', { name: 'Corrente', logo: '341', balance: 100_000 })).body
+        .id;
+      const card = await person.api.post('/v1/credit-cards', {
+        name: 'Cartão',
+        account_id: checking,
+        closing_date: 3,
+        expiring_date: 10,
+        limit: 500_000,
+      });
+      expect(card.status).toBe(201);
+      const bought = await person.api.post('/v1/transactions', {
+        credit_card_id: card.body.id,
+        amount: 4_000,
+        date: '2026-03-05',
+        is_expense: true,
+        title: 'Mercado',
+      });
+      expect(bought.status).toBe(201);
+      const [{ bill_id }] = await stack.sql<{ bill_id: string }>(
+        'select bill_id from ledger.transactions where id = $1',
+        [bought.body.id],
+      );
+      const paid = await person.api.post(`/v2/bills/${bill_id}/pay`, { account_id: checking, amount: 4_000 });
+      expect(paid.status).toBe(200);
+      expect(await balanceOf(person.api, checking)).toBe(96_000);
+
+      expect((await person.api.delete(`/v1/credit-cards/${card.body.id}`)).status).toBe(200);
+      expect(await balanceOf(person.api, checking)).toBe(96_000);
+      const payment = await person.api.get(`/v1/transactions/${paid.body.payment.id}`);
+      expect(payment.status).toBe(200);
+      expect(payment.body).toMatchObject({
+        account_id: checking,
+        amount: 4_000,
+        is_expense: true,
+        paid: true,
+        is_bill_payment: false,
+        bill_id: null,
+      });
+      const purchase = await stack.sql<{ deleted: boolean }>(
+        'select deleted_at is not null as deleted from ledger.transactions where id = $1',
+        [bought.body.id],
+      );
+      expect(purchase).toEqual([{ deleted: true }]);
+    });
+
+    it('when an account is deleted, then the other leg of its transfer stays in the surviving account as a plain entry', async () => {
+      const person = await stack.tenant();
+      const savings = (await person.api.post('/v1/accounts', { name: 'Poupança', logo: '341', balance: 10_000 })).body
+        .id;
+      const checking = (await person.api.post('/v1/accounts', { name: 'Corrente', logo: '341', balance: 50_000 })).body
+        .id;
+      const transfer = await person.api.post('/v1/transactions/create-transfer', {
+        amount: 7_000,
+        date: '2026-03-10',
+        paid: true,
+        sent_account_id: savings,
+        received_account_id: checking,
+        title: 'Resgate',
+      });
+      expect(transfer.status).toBe(201);
+      expect(await balanceOf(person.api, checking)).toBe(57_000);
+
+      expect((await person.api.delete(`/v1/accounts/${savings}`)).status).toBe(200);
+      expect(await balanceOf(person.api, checking)).toBe(57_000);
+      const legs = await stack.sql<{ account_id: string; deleted: boolean; type: string; linked: boolean }>(
+        `select account_id, deleted_at is not null as deleted, type, connected_transaction_id is not null as linked
+         from ledger.transactions where user_id = $1 order by account_id = $2`,
+        [person.userId, checking],
+      );
+      expect(legs).toEqual([
+        { account_id: savings, deleted: true, type: 'TRANSFER', linked: true },
+        { account_id: checking, deleted: false, type: 'FIXED', linked: false },
+      ]);
+      const listed = await person.api.get(`/v1/transactions?account_id=${checking}`);
+      expect(listed.body.data).toEqual([
+        expect.objectContaining({ amount: 7_000, is_expense: false, paid: true, title: 'Resgate', type: 'FIXED' }),
+      ]);
+    });
+  });
 });

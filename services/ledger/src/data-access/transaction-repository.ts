@@ -293,6 +293,22 @@ export async function softDelete(em: EntityManager, ids: string[]): Promise<Tran
   );
 }
 
+/**
+ * Turns these live entries into plain ones where they are: no transfer or bill-payment role, no series link,
+ * no bill. For the leg of a transfer or a bill payment that touched an account that survives the deletion
+ * of its counterpart (the money did leave or reach the bank).
+ */
+export async function makePlainEntries(em: EntityManager, ids: string[]): Promise<TransactionRow[]> {
+  if (ids.length === 0) return [];
+  return selectTransactions(
+    em,
+    `update transactions t set type = 'FIXED', connected_transaction_id = null, series_index = null,
+       is_bill_payment = false, bill_id = null, billed_at = null, updated_at = now()
+     where t.id in (?) and t.deleted_at is null returning ${SELECT_COLUMNS}`,
+    [ids],
+  );
+}
+
 /** Ids of live accounts of the caller's context among these. */
 export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, ids: string[]): Promise<Set<string>> {
   const scope = contextSql(ctx);
