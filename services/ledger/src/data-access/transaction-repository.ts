@@ -309,6 +309,10 @@ export async function makePlainEntries(em: EntityManager, ids: string[]): Promis
   );
 }
 
+/** SQL of `alias.user_edited_fields` plus the names in the text-array parameter (sorted, each once). */
+export const addEditedFieldsSql = (alias: string) =>
+  `array(select distinct f from unnest(${alias}.user_edited_fields || ?::text[]) as f order by f)`;
+
 /** Ids of live accounts of the caller's context among these. */
 export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, ids: string[]): Promise<Set<string>> {
   const scope = contextSql(ctx);

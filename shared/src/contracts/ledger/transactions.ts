@@ -235,7 +235,7 @@ export const transactionRoutes = [
     description: [
       'Ids in `transactions_ids` (repeated or comma-separated) and/or `transactions_ids[]`, at most 500. Only the',
       'fields sent change; null clears the nullable fields (business fields need an active company license);',
-      '`tag_ids` replaces the tags. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after',
+      "`tag_ids` replaces the tags. On an imported entry, the `title`, `description`, category and tags sent here are the user's: a re-import of the bank's data leaves them as edited. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after",
       '`edition_date`, default the given transaction date) / ALL. A `date` with a wider scope moves every affected',
       'member by the same number of days. `type`, `installments`, `frequency`, `is_full_amount` cannot change (400).',
       '`credit_card_id` moves entries to that card (paid at their date, each in the bill its date falls in; 404 for',
