@@ -2,7 +2,8 @@
  * Merchant normalization: the one home of the rule. Rules compare this value, and the SQL function
  * `normalize_merchant_name` behind the generated column `merchant_name_normalized` is built from the
  * character classes exported here (`data-access/merchant-name-sql.ts`); a component test checks both
- * agree on random text. No `lower()`/`unaccent`, so the result never depends on the database locale or
+ * agree on random text; changing this rule needs a new migration that re-creates the function and rewrites
+ * the stored values, as 0013 does. No `lower()`/`unaccent`, so the result never depends on the database locale or
  * on an extension being installed.
  *
  * Steps: Unicode canonical decomposition (NFD, so `São` and `Sa\u0303o` are the same letters), every
