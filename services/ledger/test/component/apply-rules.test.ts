@@ -96,11 +96,15 @@ describe('ledger: merchant normalization in SQL and applyRulesToTransactions', (
       '',
       ' ',
     );
-    const rows = await stack.sql<{ name: string | null; cnpj: string | null }>(
-      'select ledger.normalize_merchant_name(v) as name, ledger.normalize_cnpj(v) as cnpj from unnest($1::text[]) with ordinality as u(v, n) order by n',
+    const rows = await stack.sql<{ name: string | null; cnpj: string | null; nfd: string }>(
+      `select ledger.normalize_merchant_name(v) as name, ledger.normalize_cnpj(v) as cnpj, normalize(v, NFD) as nfd
+       from unnest($1::text[]) with ordinality as u(v, n) order by n`,
       [samples],
     );
-    expect(rows.map((row) => row.name)).toEqual(samples.map(normalizeMerchantName));
+    // a letter newer than the database's Unicode tables (about 20 of Unicode 16) decomposes in Node only
+    const comparable = rows.flatMap((row, i) => (row.nfd === samples[i].normalize('NFD') ? [i] : []));
+    expect(comparable.length).toBeGreaterThan(samples.length * 0.9);
+    expect(comparable.map((i) => rows[i].name)).toEqual(comparable.map((i) => normalizeMerchantName(samples[i])));
     expect(rows.map((row) => row.cnpj)).toEqual(samples.map(normalizeCnpj));
   });
 

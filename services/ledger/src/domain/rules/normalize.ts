@@ -3,7 +3,8 @@
  * `normalize_merchant_name` behind the generated column `merchant_name_normalized` is built from the
  * character classes exported here (`data-access/merchant-name-sql.ts`); a component test checks both
  * agree on random text; changing this rule needs a new migration that re-creates the function and rewrites
- * the stored values, as 0013 does. No `lower()`/`unaccent`, so the result never depends on the database locale or
+ * the stored values, as 0013 does. Decomposition follows each side's Unicode tables: the ~20 letters that
+ * Unicode 16 added with a decomposition (newer than PostgreSQL 15's tables) decompose in Node only. No `lower()`/`unaccent`, so the result never depends on the database locale or
  * on an extension being installed.
  *
  * Steps: Unicode canonical decomposition (NFD, so `São` and `Sa\u0303o` are the same letters), every
