@@ -1,10 +1,9 @@
 import Joi from 'joi';
-import { parseCalendarDate } from '../../calendar.ts';
 import {
   anyUuid,
   bankDay,
-  calendarDate,
   cents,
+  dayInput,
   errorSchema,
   idParams,
   nullableTimestamp,
@@ -34,11 +33,8 @@ export const billSchema = Joi.object({
   ...ownership,
 }).label('Bill');
 
-/** `YYYY-MM-DD` that names a real day (2026-02-30 is 400, not a server error). */
-const realDate = () =>
-  calendarDate()
-    .custom((value: string, helpers) => (parseCalendarDate(value) === value ? value : helpers.error('any.invalid')))
-    .messages({ 'any.invalid': '{{#label}} não é uma data válida' });
+/** A real day (2026-02-30 is 400, not a server error), `YYYY-MM-DD` or ISO 8601. */
+const realDate = () => dayInput();
 
 /** Card dates billing can place: a bill needs its neighbour months inside the calendar's years 1–9999. */
 export const BILLABLE_DATES = { from: '0002-01-01', to: '9998-12-31' } as const;
@@ -206,7 +202,7 @@ export const billRoutes = [
     body: Joi.object({
       account_id: anyUuid().required(),
       amount: cents().min(1).max(1e13),
-      date: bankDay(true),
+      date: bankDay(),
     }).label('PayBill'),
     example: { account_id: '0190a0b0-0000-7000-8000-000000000001', amount: 125000, date: '2026-03-17' },
     responses: {

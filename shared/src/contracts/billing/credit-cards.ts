@@ -131,7 +131,8 @@ export const creditCardRoutes = [
     service: 'billing',
     tag: 'Credit cards',
     summary: 'Delete a credit card',
-    description: 'Logical deletion: the card and its bills vanish from every read. Returns the card as it was.',
+    description:
+      'Logical deletion: the card, its bills and its purchases vanish from every read. Payments of its bills stay in their accounts as plain expenses (`is_bill_payment` false, no `bill_id`): that money left the bank, so balances keep it. Returns the card as it was.',
     params: idParams,
     responses: { 200: { description: 'The deleted card', schema: creditCardSchema }, 404: notFound },
   }),

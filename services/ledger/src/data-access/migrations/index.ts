@@ -11,6 +11,9 @@ import { CreateCategorizationRules } from './0008-create-categorization-rules.ts
 import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
+import { MerchantNameNfd } from './0013-merchant-name-nfd.ts';
+import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
+import { UserEditedFields } from './0015-user-edited-fields.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -26,4 +29,7 @@ export const ledgerMigrations: MigrationList = [
   { name: '0010-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
   { name: '0012-recurrence-end', class: AddRecurrenceEnd },
+  { name: '0013-merchant-name-nfd', class: MerchantNameNfd },
+  { name: '0014-category-direction-optional', class: CategoryDirectionOptional },
+  { name: '0015-user-edited-fields', class: UserEditedFields },
 ];

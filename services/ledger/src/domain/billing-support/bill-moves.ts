@@ -7,6 +7,7 @@ import {
   execute,
   insertTransactions,
   loadByIds,
+  makePlainEntries,
   softDelete,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
@@ -128,22 +129,34 @@ export async function createBillPayment(em: EntityManager, ctx: CallerContext, i
   });
 }
 
-/** A deleted card takes its entries and the payments of its bills with it (they vanish from every read and total). */
+/**
+ * A deleted card takes its entries with it (they vanish from every read and total). The payments of its bills
+ * stay in their accounts as plain expenses: that money left the bank.
+ */
 export async function deleteCardTransactions(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
   return em.transactional(async (tx) => {
     const scope = contextSql(ctx, 't');
     const ids = await execute<{ id: string }>(
       tx,
-      `select t.id from transactions t
-       where (t.credit_card_id = ? or (t.is_bill_payment and t.bill_id = any(?::uuid[])))
-         and t.deleted_at is null and ${scope.sql}`,
-      [cardId, `{${billIds.join(',')}}`, ...scope.params],
+      `select t.id from transactions t where t.credit_card_id = ? and t.deleted_at is null and ${scope.sql}`,
+      [cardId, ...scope.params],
     );
     const deleted = await softDelete(
       tx,
       ids.map((row) => row.id),
     );
+    const payments = await execute<{ id: string }>(
+      tx,
+      `select t.id from transactions t
+       where t.is_bill_payment and t.bill_id = any(?::uuid[]) and t.deleted_at is null and ${scope.sql}`,
+      [`{${billIds.join(',')}}`, ...scope.params],
+    );
+    const kept = await makePlainEntries(
+      tx,
+      payments.map((row) => row.id),
+    );
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
+    recordTransactionChanges(tx, ctx, 'updated', kept);
     return { deleted: deleted.length };
   });
 }

@@ -4,6 +4,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
+  addEditedFieldsSql,
   execute,
   findLive,
   loadByIds,
@@ -13,6 +14,7 @@ import {
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
 import { assertAtMostOneHolder, rebillCardRows, requireCard } from '../billing-support/card-rows.ts';
+import { userEditedFields } from '../open-banking/user-edits.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { recordTransactionChanges } from './record-changes.ts';
 import {
@@ -111,6 +113,8 @@ function assignments(input: TransactionInput, subcategoryParent: string | null):
   if (input.contact_id !== undefined) set('contact_id = ?', input.contact_id);
   if (input.cost_center_id !== undefined) set('cost_center_id = ?', input.cost_center_id);
   if (input.document_number !== undefined) set('document_number = ?', input.document_number);
+  const edited = userEditedFields(input);
+  if (edited.length) set(`user_edited_fields = ${addEditedFieldsSql('t')}`, `{${edited.join(',')}}`);
   return { sql, params };
 }
 
