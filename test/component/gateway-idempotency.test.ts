@@ -146,17 +146,30 @@ describe('gateway: Idempotency-Key on writes', () => {
     });
   });
 
-  it('when the record is stored, then it lives under the environment prefix with a 24 h TTL', async () => {
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(stack.env.REDIS_URL);
-    try {
-      const keys = await redis.keys(`${stack.env.QUEUE_PREFIX}:idem:${tenant.key.keyId}:replay-1`);
-      expect(keys).toHaveLength(1);
-      const ttl = await redis.ttl(keys[0]);
-      expect(ttl).toBeGreaterThan(23 * 3600);
-      expect(ttl).toBeLessThanOrEqual(24 * 3600);
-    } finally {
-      redis.disconnect();
+  it('when the record is stored, then it lives in the owning service schema with the answer, keyed by API key', async () => {
+    const rows = await stack.sql<{ status: number; body: string; fingerprint: string }>(
+      'select status, body, fingerprint from ledger.idempotency_keys where key_id = $1 and idempotency_key = $2',
+      [tenant.key.keyId, 'replay-1'],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe(201);
+    expect(JSON.parse(rows[0].body).title).toBe('Idem replay');
+    expect(rows[0].fingerprint).toMatch(/^POST \/v1\/transactions /);
+    for (const schema of ['billing', 'insights']) {
+      expect(await stack.sql(`select 1 from ${schema}.idempotency_keys where idempotency_key = 'replay-1'`)).toEqual([]);
     }
+  });
+
+  it('when a record is older than 24 h, then the key runs again as new', async () => {
+    const body = transaction('Idem expirada');
+    const first = await send(tenant.api, 'expired-1', body);
+    await stack.sql(
+      "update ledger.idempotency_keys set created_at = now() - interval '25 hours' where idempotency_key = 'expired-1'",
+    );
+    const again = await send(tenant.api, 'expired-1', body);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.id).not.toBe(first.body.id);
+    expect(await rowsTitled('Idem expirada')).toBe(2);
   });
 });

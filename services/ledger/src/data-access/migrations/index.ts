@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
@@ -26,4 +27,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0010-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
   { name: '0012-recurrence-end', class: AddRecurrenceEnd },
+  { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
 ];
