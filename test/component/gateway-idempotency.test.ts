@@ -156,7 +156,9 @@ describe('gateway: Idempotency-Key on writes', () => {
     expect(JSON.parse(rows[0].body).title).toBe('Idem replay');
     expect(rows[0].fingerprint).toMatch(/^POST \/v1\/transactions /);
     for (const schema of ['billing', 'insights']) {
-      expect(await stack.sql(`select 1 from ${schema}.idempotency_keys where idempotency_key = 'replay-1'`)).toEqual([]);
+      expect(await stack.sql(`select 1 from ${schema}.idempotency_keys where idempotency_key = 'replay-1'`)).toEqual(
+        [],
+      );
     }
   });
 

@@ -87,7 +87,7 @@ export class IdempotencySubscriber implements EventSubscriber {
 
   async afterTransactionCommit(args: TransactionEventArgs): Promise<void> {
     const scope = idempotencyScope.getStore();
-    if (scope && scope.pending && scope.pending === args.transaction) {
+    if (scope?.pending && scope.pending === args.transaction) {
       scope.written = true;
       scope.pending = null;
     }
@@ -111,7 +111,13 @@ export async function findAnswer(em: EntityManager, keyId: string, key: string):
     [keyId, key],
   );
   return row
-    ? { fingerprint: row.fingerprint, claim: row.claim, status: row.status, body: row.body, ageSeconds: Number(row.age) }
+    ? {
+        fingerprint: row.fingerprint,
+        claim: row.claim,
+        status: row.status,
+        body: row.body,
+        ageSeconds: Number(row.age),
+      }
     : null;
 }
 
