@@ -65,12 +65,17 @@ export class IdempotencyRaceLost extends AppError {
   }
 }
 
-const INSERT = `insert into idempotency_keys (key_id, idempotency_key, fingerprint, claim) values (?, ?, ?, ?)
-  on conflict (key_id, idempotency_key) do nothing returning claim`;
+// a transaction that changed nothing (no transaction id assigned: no row written or locked) carries no record
+const INSERT = `with wrote as (select txid_current_if_assigned() is not null as yes),
+  inserted as (
+    insert into idempotency_keys (key_id, idempotency_key, fingerprint, claim)
+      select ?, ?, ?, ? from wrote where yes
+    on conflict (key_id, idempotency_key) do nothing returning claim)
+  select (select yes from wrote) as wrote, (select claim from inserted) as claim`;
 
 /**
- * Joins every outermost transaction committed inside an idempotency scope: the first one inserts the
- * key's record, so the write and the record commit (or roll back) together. A twin request holding the
+ * Joins every outermost transaction committed inside an idempotency scope: the first one that wrote
+ * something inserts the key's record, so the write and the record commit (or roll back) together. A twin request holding the
  * same key waits on the primary key, then finds it taken and rolls its own write back.
  */
 export class IdempotencySubscriber implements EventSubscriber {
@@ -78,10 +83,16 @@ export class IdempotencySubscriber implements EventSubscriber {
     const scope = idempotencyScope.getStore();
     const trx = args.transaction as object | undefined;
     if (!scope || scope.written || !trx || 'savepointName' in trx) return;
-    const rows = await args.em
+    const [row] = await args.em
       .getConnection()
-      .execute<Array<{ claim: string }>>(INSERT, [scope.keyId, scope.key, scope.fingerprint, scope.claim], 'all', trx);
-    if (rows.length === 0) throw new IdempotencyRaceLost();
+      .execute<Array<{ wrote: boolean; claim: string | null }>>(
+        INSERT,
+        [scope.keyId, scope.key, scope.fingerprint, scope.claim],
+        'all',
+        trx,
+      );
+    if (!row.wrote) return;
+    if (row.claim === null) throw new IdempotencyRaceLost();
     scope.pending = trx;
   }
 
