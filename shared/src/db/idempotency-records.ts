@@ -25,8 +25,10 @@ export interface IdempotencyScope {
   written: boolean;
   /** The transaction the record was inserted into, until it commits. */
   pending: unknown;
-  /** Writes this request sent to other services, numbering their derived keys (`<key>#<n>`). */
+  /** Writes this request sent to other services, numbering their derived keys (`<key> #<n>`). */
   calls: number;
+  /** The answer is on its way: timers the request started later (a relay it woke) no longer join. */
+  closed: boolean;
 }
 
 /** The scope of the request being served; transactions committed inside it carry its record. */
@@ -82,7 +84,7 @@ export class IdempotencySubscriber implements EventSubscriber {
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
     const scope = idempotencyScope.getStore();
     const trx = args.transaction as object | undefined;
-    if (!scope || scope.written || !trx || 'savepointName' in trx) return;
+    if (!scope || scope.written || scope.closed || !trx || 'savepointName' in trx) return;
     const [row] = await args.em
       .getConnection()
       .execute<Array<{ wrote: boolean; claim: string | null }>>(

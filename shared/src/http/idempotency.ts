@@ -41,12 +41,15 @@ export function fingerprintOf(req: Request, ctx: CallerContext): string {
   return `${req.method} ${req.originalUrl} ${contextKey(ctx)} ${createHash('sha256').update(body).digest('hex')}`;
 }
 
-/** The key an idempotent request's next write to another service carries (`<key>#<n>`), or none outside one. */
+/**
+ * The key an idempotent request's next write to another service carries, `<key> #<n>` (n-th such call;
+ * the space keeps it apart from any key a client may send), or none outside a scope.
+ */
 export function derivedIdempotencyKey(method: string): string | null {
   const scope = idempotencyScope.getStore();
-  if (!scope || !WRITE_METHODS.has(method.toUpperCase())) return null;
+  if (!scope || scope.closed || !WRITE_METHODS.has(method.toUpperCase())) return null;
   scope.calls += 1;
-  return `${scope.key}#${scope.calls}`;
+  return `${scope.key} #${scope.calls}`;
 }
 
 /**
@@ -76,6 +79,7 @@ export function idempotentWrites(orm: MikroORM, logger: Logger, service: string)
       written: false,
       pending: null,
       calls: 0,
+      closed: false,
     };
     const found = await findAnswer(em, scope.keyId, key);
     if (found) {
@@ -90,6 +94,7 @@ export function idempotentWrites(orm: MikroORM, logger: Logger, service: string)
     }
     const send = res.json.bind(res);
     res.json = (body?: unknown) => {
+      scope.closed = true;
       const status = res.statusCode;
       const text = body === undefined ? null : JSON.stringify(body);
       const message = (body as { message?: unknown } | undefined)?.message;
