@@ -1,3 +1,4 @@
+import { sweepAnswers } from '@finance/shared/db/idempotency-records';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { newAccount } from './transactions/fixtures.ts';
@@ -173,5 +174,18 @@ describe('gateway: Idempotency-Key on writes', () => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(again.body.id).not.toBe(first.body.id);
     expect(await rowsTitled('Idem expirada')).toBe(2);
+  });
+
+  it('when the sweep runs, then records older than 24 h are deleted and younger ones kept', async () => {
+    expect((await send(tenant.api, 'sweep-old', transaction('Idem varrida'))).status).toBe(201);
+    expect((await send(tenant.api, 'sweep-young', transaction('Idem mantida'))).status).toBe(201);
+    await stack.sql(
+      "update ledger.idempotency_keys set created_at = now() - interval '24 hours 1 minute' where idempotency_key = 'sweep-old'",
+    );
+    expect(await sweepAnswers(stack.service('ledger').orm.em.fork())).toBeGreaterThanOrEqual(1);
+    const left = await stack.sql<{ idempotency_key: string }>(
+      "select idempotency_key from ledger.idempotency_keys where idempotency_key like 'sweep-%'",
+    );
+    expect(left.map((row) => row.idempotency_key)).toEqual(['sweep-young']);
   });
 });

@@ -17,8 +17,8 @@ describe('idempotency: a retried pay after its answer was lost', () => {
   beforeAll(async () => {
     redis = new DisposableRedis(await freePort());
     await redis.start();
-    // the gateway gives up on a silent service after 1.5 s (a 503 while the write goes on)
-    stack = await TestStack.start({ env: { REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: '1500' } });
+    // the gateway gives up on a silent service after 3 s (a 503 while the write goes on)
+    stack = await TestStack.start({ env: { REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: '3000' } });
     tenant = await stack.tenant();
     accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
   });
@@ -91,7 +91,7 @@ describe('idempotency: a retried pay after its answer was lost', () => {
       released = resolve;
     });
     onBillingPay(async () => {
-      await sleep(2500);
+      await sleep(4500);
       released();
       return undefined;
     });
