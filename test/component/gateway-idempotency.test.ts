@@ -1,6 +1,8 @@
 import { sweepAnswers } from '@finance/shared/db/idempotency-records';
+import pg from 'pg';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { newAccount } from './transactions/fixtures.ts';
 
 const REUSED = {
@@ -187,5 +189,47 @@ describe('gateway: Idempotency-Key on writes', () => {
       "select idempotency_key from ledger.idempotency_keys where idempotency_key like 'sweep-%'",
     );
     expect(left.map((row) => row.idempotency_key)).toEqual(['sweep-young']);
+  });
+
+  it('when two requests with one key both pass the lookup and write at once, then one commits and the other rolls back with 409', async () => {
+    const side = new pg.Client({ connectionString: stack.databaseUrl });
+    await side.connect();
+    try {
+      // both requests find no record, then queue behind the test's lock on their account
+      await side.query('begin');
+      await side.query('select id from ledger.accounts where id = $1 for update', [accountId]);
+      const body = transaction('Idem gêmeas');
+      const twins = [send(tenant.api, 'twins-1', body), send(tenant.api, 'twins-1', body)];
+      await waitFor(
+        async () =>
+          (
+            await stack.sql<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where application_name = 'finance-ledger' and wait_event_type = 'Lock'`,
+            )
+          )[0].n === 2,
+        10_000,
+        25,
+      );
+      await side.query('commit');
+      const answers = await Promise.all(twins);
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([201, 409]);
+      expect(answers.find((answer) => answer.status === 409)?.body).toEqual({
+        message: IN_FLIGHT,
+        statusCode: 409,
+        error: 'Conflict',
+      });
+      const rows = await stack.sql<{ id: string }>('select id from ledger.transactions where title = $1', [
+        'Idem gêmeas',
+      ]);
+      expect(rows).toHaveLength(1);
+      const later = await send(tenant.api, 'twins-1', body);
+      expect(later.headers.get('idempotent-replayed')).toBe('true');
+      expect(later.body.id).toBe(rows[0].id);
+    } finally {
+      await side.query('rollback').catch(() => undefined);
+      await side.end();
+    }
   });
 });
