@@ -109,6 +109,35 @@ describe('idempotency: a retried pay after its answer was lost', () => {
     expect(retry.body.payment).toMatchObject({ id: rows[0].id, amount: 2500 });
   });
 
+  it('when a pay timed out at the gateway is retried while the first still runs, then both end with the one payment', async () => {
+    const billId = await billWithPurchase(3100);
+    let released!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    let slow = 1;
+    onBillingPay(async () => {
+      if (slow-- > 0) {
+        await sleep(4500);
+        released();
+      }
+      return undefined;
+    });
+    expect((await pay(billId, 'pay-hung-1')).status).toBe(503);
+    // the first is still waiting to answer: the retry runs, and the ledger replays its payment
+    const retry = await pay(billId, 'pay-hung-1');
+    expect(retry.status).toBe(200);
+    const rows = await payments(billId);
+    expect(rows).toHaveLength(1);
+    expect(retry.body.payment).toMatchObject({ id: rows[0].id, amount: 3100 });
+    await answered;
+    await sleep(100);
+    const later = await pay(billId, 'pay-hung-1');
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+    expect(later.body.payment.id).toBe(rows[0].id);
+    expect(await payments(billId)).toHaveLength(1);
+  });
+
   it('when Redis is down and the answer is lost, then the retry still returns the one payment', async () => {
     const billId = await billWithPurchase(1800);
     await redis.stop();
