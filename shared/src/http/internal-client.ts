@@ -2,6 +2,7 @@ import { Agent, type Dispatcher, request } from 'undici';
 import { type CallerContext, CONTEXT_HEADER, signContext } from '../context/signed-context.ts';
 import { AppError } from '../errors/app-error.ts';
 import { injectTraceHeaders } from '../telemetry/tracing.ts';
+import { derivedIdempotencyKey, IDEMPOTENCY_HEADER } from './idempotency.ts';
 
 export interface InternalCallOptions {
   context: CallerContext;
@@ -48,6 +49,9 @@ export class InternalClient {
     this.calls += 1;
     const headers = injectTraceHeaders({ [CONTEXT_HEADER]: signContext(options.context, this.secret) });
     if (options.requestId) headers['x-request-id'] = options.requestId;
+    // a write made for an idempotent request is idempotent in the other service too (a retry replays it)
+    const idempotencyKey = derivedIdempotencyKey(method);
+    if (idempotencyKey) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
     let payload: string | undefined;
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

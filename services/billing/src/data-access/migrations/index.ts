@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
@@ -9,4 +10,5 @@ export const billingMigrations: MigrationList = [
   { name: '0001-create-credit-cards-and-bills', class: CreateCreditCardsAndBills },
   { name: '0002-bill-carried-to', class: AddBillCarriedTo },
   { name: '0003-bill-work-lease', class: AddBillWorkLease },
+  { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
 ];

@@ -12,12 +12,15 @@ const toSchema = (schema: Joi.Schema): JsonSchema => convert(schema as never, 'o
 
 const IDEMPOTENCY_DESCRIPTION = [
   '**Idempotency.** Any POST, PUT, PATCH or DELETE may carry `Idempotency-Key` (1–255 visible ASCII characters; otherwise 400).',
-  'The key is scoped to the API key and remembered for 24 hours with the request fingerprint (method, path with query, SHA-256 of the JSON body).',
-  'A repeat with the same fingerprint replays the first answer (same status and body, header `Idempotent-Replayed: true`) without running it again;',
+  'The key is scoped to the API key and remembered for 24 hours with the request fingerprint (method, path with query, SHA-256 of the JSON body)',
+  'by the service that owns the write, in the same database transaction as the write.',
+  'A repeat with the same fingerprint replays the first answer (same status and body, header `Idempotent-Replayed: true`) without running it again,',
+  'also when the first answer was lost (a timeout or 503 at the gateway, a restarted service): a retry never writes twice;',
   'the same key with another fingerprint is 409 `Chave de idempotência reutilizada com outra requisição`;',
-  'a repeat while the first is still running is 409 `Requisição com esta chave de idempotência ainda em andamento`.',
-  'Only answers below 500 are kept: after a 5xx or an unreachable service the key is freed and the client may retry with it.',
-  'GET ignores the header. If the idempotency store is unavailable, requests proceed without it.',
+  'a repeat while the first is still running is 409 `Requisição com esta chave de idempotência ainda em andamento`',
+  '(two arriving at once: one runs, the other is this 409); a write that committed but whose answer was never kept is 409',
+  '`Requisição com esta chave de idempotência já foi executada, mas sua resposta se perdeu; consulte o recurso`.',
+  'Answers below 500 are kept; a 5xx that wrote nothing leaves the key free. GET ignores the header.',
 ].join(' ');
 
 export const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
@@ -85,7 +88,9 @@ function operationOf(route: RouteContract) {
   };
   const write = route.method !== 'get';
   if (write) {
-    responses['409'] ??= error('Idempotency-Key reused with another request, or its first request still running');
+    responses['409'] ??= error(
+      'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
+    );
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
     responses['415'] = error('Body sent with a content type other than JSON (`application/json` or `+json`)');
   }
@@ -138,7 +143,8 @@ export function buildOpenApi(routes: RouteContract[], version: string) {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Runs this write once per API key and key; see the API description',
+          description:
+            'Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description',
           schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
         },
       },

@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notifications.ts';
@@ -7,4 +8,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
   { name: '0001-create-limits-goals-notifications', class: CreateLimitsGoalsNotifications },
   { name: '0002-create-investments', class: CreateInvestments },
+  { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
 ];

@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
@@ -32,4 +33,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0013-merchant-name-nfd', class: MerchantNameNfd },
   { name: '0014-category-direction-optional', class: CategoryDirectionOptional },
   { name: '0015-user-edited-fields', class: UserEditedFields },
+  { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
 ];
