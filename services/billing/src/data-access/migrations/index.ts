@@ -2,9 +2,11 @@ import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
 import { AddBillCarriedTo } from './0002-bill-carried-to.ts';
+import { AddCardCalendarVersions } from './0003-card-calendar-versions.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
   { name: '0001-create-credit-cards-and-bills', class: CreateCreditCardsAndBills },
   { name: '0002-bill-carried-to', class: AddBillCarriedTo },
+  { name: '0003-card-calendar-versions', class: AddCardCalendarVersions },
 ];
