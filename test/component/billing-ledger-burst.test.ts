@@ -1,4 +1,4 @@
-import { addDays, addMonthsClamped, type CalendarDate, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped, startOfMonth, todayUtc } from '@finance/shared/calendar';
 import { type Tenant, TestStack } from '../support/stack.ts';
 
 const ROUNDS = Number(process.env.BURST_ROUNDS ?? 5);

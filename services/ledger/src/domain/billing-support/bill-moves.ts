@@ -58,10 +58,7 @@ export async function rebillCard(em: EntityManager, ctx: CallerContext, input: C
       [bills, input.credit_card_id, ...scope.params],
     );
     // purchases from the first period on whose bill billing has not stored yet: billing creates it and asks again
-    const first = input.bills.reduce(
-      (min, bill) => (bill.open_date < min ? bill.open_date : min),
-      input.bills[0].open_date,
-    );
+    const first = input.bills.map((bill) => bill.open_date).sort()[0];
     const uncovered = await execute<{ date: string }>(
       tx,
       `select distinct to_char(t.date, 'YYYY-MM-DD') as date from transactions t
