@@ -2,10 +2,23 @@ import { addDays, addMonthsClamped, startOfMonth, todayUtc } from '@finance/shar
 import { type Tenant, TestStack } from '../support/stack.ts';
 
 const ROUNDS = Number(process.env.BURST_ROUNDS ?? 5);
-/** The bound on every answer: 2 s on a machine of its own; a shared CI runner may raise it. */
+/** The bound on every answer on a machine of its own. */
 const MAX_MS = Number(process.env.BURST_MAX_MS ?? 2000);
-/** The bystander's p99 bound. */
+/** The bystander's p99 bound on a machine of its own. */
 const BYSTANDER_P99_MS = Number(process.env.BURST_BYSTANDER_P99_MS ?? 500);
+
+/**
+ * On a shared, busy runner 50 requests at once are slow for CPU alone, locks or not. The bounds then grow
+ * with a calibration taken first on the same stack: a burst of 50 lock-free bill reads of the same card,
+ * with the bystander polling. A lock wait of the kind the rule removes (the 15 s internal timeout) is far
+ * beyond either bound.
+ */
+const WRITE_COST = 3;
+
+const p99Of = (times: number[]) => {
+  const sorted = [...times].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
+};
 const SCOPES = ['THIS', 'THIS_AND_NEXT', 'ALL'] as const;
 
 /**
@@ -74,29 +87,58 @@ describe('billing ⇄ ledger: a burst of closing-day changes, pays and edits on 
     return ids;
   };
 
-  it('when 50 requests hit one card at once, round after round, then none fails or stalls and every bill adds up', async () => {
-    const bills = await openBills();
-    let paysAnswered200 = 0;
-    const slow: string[] = [];
-    const statuses = new Map<number, number>();
-    const bystanderTimes: number[] = [];
-    let bursting = true;
-    const watch = (async () => {
-      while (bursting) {
+  /** Polls `/v1/accounts` as the bystander until `stop()`; returns each answer's time. */
+  const watchBystander = () => {
+    const times: number[] = [];
+    let running = true;
+    const loop = (async () => {
+      while (running) {
         const started = performance.now();
         const response = await bystander.api.get('/v1/accounts');
-        bystanderTimes.push(performance.now() - started);
+        times.push(performance.now() - started);
         expect(response.status).toBe(200);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
+    return {
+      times,
+      stop: async () => {
+        running = false;
+        await loop;
+      },
+    };
+  };
+
+  it('when 50 requests hit one card at once, round after round, then none fails or stalls and every bill adds up', async () => {
+    const bills = await openBills();
+    // calibration: the same concurrency without a write or a lock
+    const calibration = watchBystander();
+    let slowestRead = 0;
+    for (let round = 0; round < 2; round++) {
+      const reads = Array.from({ length: 50 }, async (_, k) => {
+        const started = performance.now();
+        const month = addMonthsClamped(startOfMonth(today), k % 3);
+        expect((await owner.api.get(`/v2/bills/show-by-card/${cardId}?date=${month}`)).status).toBe(200);
+        slowestRead = Math.max(slowestRead, performance.now() - started);
+      });
+      await Promise.all(reads);
+    }
+    await calibration.stop();
+    const budget = Math.max(MAX_MS, WRITE_COST * slowestRead);
+    const bystanderBudget = Math.max(BYSTANDER_P99_MS, 2 * p99Of(calibration.times));
+
+    let paysAnswered200 = 0;
+    const slow: string[] = [];
+    const statuses = new Map<number, number>();
+    const watch = watchBystander();
+    const bystanderTimes = watch.times;
 
     for (let round = 0; round < ROUNDS; round++) {
       const timed = async (label: string, call: () => Promise<{ status: number }>) => {
         const started = performance.now();
         const response = await call();
         const elapsed = performance.now() - started;
-        if (elapsed > MAX_MS) slow.push(`${label}: ${Math.round(elapsed)} ms`);
+        if (elapsed > budget) slow.push(`${label}: ${Math.round(elapsed)} ms`);
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         return response;
       };
@@ -137,9 +179,12 @@ describe('billing ⇄ ledger: a burst of closing-day changes, pays and edits on 
       }
       await Promise.all(requests);
     }
-    bursting = false;
-    await watch;
+    await watch.stop();
 
+    if (process.env.BURST_DEBUG) {
+      const figures = { budget, bystanderBudget, slowestRead, p99: p99Of(bystanderTimes), statuses: [...statuses] };
+      console.log(JSON.stringify(figures));
+    }
     expect(slow).toEqual([]);
     expect([...statuses.keys()].filter((status) => status >= 500)).toEqual([]);
     // pays answer 200 (or 409 when nothing is owed); edits and closing-day changes 200
@@ -179,11 +224,8 @@ describe('billing ⇄ ledger: a burst of closing-day changes, pays and edits on 
     );
     expect(Number(payments.count)).toBe(paysAnswered200);
 
-    const sorted = [...bystanderTimes].sort((x, y) => x - y);
-    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-    if (process.env.BURST_DEBUG)
-      console.log(JSON.stringify({ slow, statuses: [...statuses], p99, samples: sorted.length }));
-    expect(sorted.length).toBeGreaterThan(10);
-    expect(p99).toBeLessThan(BYSTANDER_P99_MS);
+    const p99 = p99Of(bystanderTimes);
+    expect(bystanderTimes.length).toBeGreaterThan(10);
+    expect(p99).toBeLessThan(bystanderBudget);
   }, 120_000);
 });
