@@ -21,6 +21,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
+    [QUEUES.cardMoves]: 'ledger',
   };
 
   async function settled(queue: QueueName, name: string, data: unknown): Promise<Job> {
@@ -78,6 +79,13 @@ describe('background jobs with poisoned payloads', () => {
       'recategorize',
       { job_id: UNKNOWN_UUID },
       `recategorization run ${UNKNOWN_UUID} not found`,
+    ],
+    [
+      'a card move without its accounts',
+      QUEUES.cardMoves,
+      'move-cards',
+      { context: { user_id: UNKNOWN_UUID, profile_id: null }, from_account_id: 'x' },
+      'Movimentação de cartões inválida',
     ],
   ] as const)(
     'when a job carries %s, then it fails once with the reason and writes nothing',

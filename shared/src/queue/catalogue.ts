@@ -8,6 +8,8 @@ export const QUEUES = {
   recategorization: 'ledger.recategorization',
   imports: 'ledger.imports',
   consentRevocation: 'ledger.consent-revocation',
+  /** Cards of a deleted account moving to another account in billing, after the deletion committed. */
+  cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
   goalReminders: 'insights.goal-reminders',
   investmentSnapshots: 'insights.investment-snapshots',
@@ -103,6 +105,16 @@ export interface InvestmentsImported {
 
 /** Daily yield materialization run; no fields. */
 export type InvestmentYieldsJob = Record<string, never>;
+
+/**
+ * Moves every live card of a deleted account to another account in billing (job `move-cards`, job id = the
+ * deleted account's id). Idempotent: a card already moved is not linked to the deleted account any more.
+ */
+export interface CardMovesJob {
+  context: ContextRef;
+  from_account_id: string;
+  to_account_id: string;
+}
 
 /** An open-banking import to run; the payload waits in the ledger's `open_banking_imports`, the job id is the background job id. */
 export interface ImportJob {

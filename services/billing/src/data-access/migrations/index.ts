@@ -4,6 +4,7 @@ import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
 import { AddBillCarriedTo } from './0002-bill-carried-to.ts';
 import { AddBillWorkLease } from './0003-bill-work-lease.ts';
+import { AddCardCalendarVersions } from './0003-card-calendar-versions.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -11,4 +12,5 @@ export const billingMigrations: MigrationList = [
   { name: '0002-bill-carried-to', class: AddBillCarriedTo },
   { name: '0003-bill-work-lease', class: AddBillWorkLease },
   { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
+  { name: '0003-card-calendar-versions', class: AddCardCalendarVersions },
 ];

@@ -15,6 +15,7 @@ import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
 import { MerchantNameNfd } from './0013-merchant-name-nfd.ts';
 import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
 import { UserEditedFields } from './0015-user-edited-fields.ts';
+import { CreateCardCalendars } from './0013-card-calendars.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -34,4 +35,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0014-category-direction-optional', class: CategoryDirectionOptional },
   { name: '0015-user-edited-fields', class: UserEditedFields },
   { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
+  { name: '0013-card-calendars', class: CreateCardCalendars },
 ];

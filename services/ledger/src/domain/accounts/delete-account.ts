@@ -4,7 +4,7 @@ import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { balancesOf, findAccount, lockContext } from '../../data-access/account-repository.ts';
 import { execute, makePlainEntries, softDelete } from '../../data-access/transaction-repository.ts';
-import { moveCardsOfDeletedAccount } from '../billing-support/account-cards.ts';
+import { moveCardsInBilling, planCardsOfDeletedAccount } from '../billing-support/account-cards.ts';
 import { requestConsentRevocationIfLast } from '../open-banking/revoke-consent.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { accountView } from './account-view.ts';
@@ -15,7 +15,9 @@ import { accountView } from './account-view.ts';
  * default passes to the oldest remaining account; linked cards move to the (new) default account.
  */
 export async function deleteAccount(em: EntityManager, ctx: CallerContext, id: string, billing: BillingClient) {
-  return em.transactional(async (tx) => {
+  // billing is asked before the transaction and told after it (docs/architecture.md rule 9)
+  const linked = await billing.linkedCards(ctx, id);
+  const outcome = await em.transactional(async (tx) => {
     await lockContext(tx, ctx, 'accounts');
     const account = await findAccount(tx, ctx, id, true);
     if (!account) throw notFound('Conta não encontrada');
@@ -51,9 +53,20 @@ export async function deleteAccount(em: EntityManager, ctx: CallerContext, id: s
         [ctx.profileId ?? ctx.userId, ctx.profileId ?? ctx.userId],
       );
     }
-    const movedCreditCards = await moveCardsOfDeletedAccount(billing, tx, ctx, account.id);
+    const successor = await planCardsOfDeletedAccount(tx, ctx, account.id, linked);
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
     recordTransactionChanges(tx, ctx, 'updated', kept);
-    return { ...view, creditCards: [], movedCreditCards };
+    return { view, successor };
   });
+  const { view, successor } = outcome;
+  let movedCreditCards: Array<{ id: string; account_id: string }> = [];
+  if (successor) {
+    try {
+      movedCreditCards = await moveCardsInBilling(billing, ctx, id, successor);
+    } catch {
+      // the outbox job recorded with the deletion moves them; the answer shows where they are going
+      movedCreditCards = linked.map((card) => ({ id: card.id, account_id: successor }));
+    }
+  }
+  return { ...view, creditCards: [], movedCreditCards };
 }
