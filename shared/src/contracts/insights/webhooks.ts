@@ -183,7 +183,8 @@ export const WEBHOOK_EVENT_DOCS: Record<WebhookEventType, string> = {
     '`data`: bill_id, credit_card_id, month, closing_date, due_date, balance (cents). Sent by the daily billing job once the closing date has passed.',
   'bill.overdue':
     '`data`: like bill.closed; sent by the daily billing job once the due date has passed with a balance owed.',
-  'bill.paid': '`data`: like bill.closed, plus `payment` {transaction_id, amount, date}; balance is what is left.',
+  'bill.paid':
+    '`data`: like bill.closed, plus `payment` {transaction_id, amount, date}; sent when a payment leaves nothing owed (balance 0 or a credit, negative). A partial payment shows as transaction.created.',
   'spending_limit.warning':
     '`data`: notification_id, spending_limit_id, title, message and `data` of the SPENDING_LIMIT_WARNING notification.',
   'spending_limit.exceeded': '`data`: like spending_limit.warning, for SPENDING_LIMIT_EXCEEDED.',

@@ -1,11 +1,13 @@
 import { parseCalendarDate, todayUtc } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql } from '@finance/shared/db/context-scope';
+import { contextRef, contextSql } from '@finance/shared/db/context-scope';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findBill } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
+import { billEventData } from './announce-bills.ts';
 import { loadBill } from './show-bill.ts';
 
 export const BILL_NOT_FOUND = 'Fatura não encontrada';
@@ -39,5 +41,16 @@ export async function payBill(
     title: `Pagamento da fatura ${card.name}`,
   });
   const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
+  // a payment that leaves nothing owed announces the bill paid (a partial one shows as transaction.created);
+  // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment
+  if (view.balance <= 0) {
+    await em.transactional(async (tx) => {
+      recordEvent(tx, 'bill.paid', contextRef(ctx), {
+        ...billEventData(bill, undefined),
+        balance: view.balance,
+        payment: { transaction_id: String(payment.id), amount, date: String(payment.date).slice(0, 10) },
+      });
+    });
+  }
   return { bill: view, payment };
 }
