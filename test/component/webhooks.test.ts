@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { todayUtc } from '@finance/shared/calendar';
-import { type DomainEvent, QUEUES } from '@finance/shared/queue/catalogue';
+import { type DomainEvent, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import { sendWebhook } from '../../services/insights/src/data-access/webhook-sender.ts';
 import { verifySignature } from '../../services/insights/src/domain/webhooks/signature.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
@@ -16,6 +17,17 @@ function signatureMatches(secret: string, header: string, rawBody: string): bool
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2)));
   const expected = createHmac('sha256', secret).update(`${parts.t}.${rawBody}`).digest('hex');
   return parts.v1 === expected && Math.abs(Date.now() / 1000 - Number(parts.t)) < 300;
+}
+
+/** The `verified` function of the README's example, run as written. */
+function readmeVerifier(secret: string): (header: string, rawBody: string) => boolean {
+  const source = /function verified\(header, rawBody\) \{[\s\S]*?\n\}\n/.exec(readFileSync('README.md', 'utf8'))?.[0];
+  if (!source) throw new Error('README has no verification example');
+  return new Function('createHmac', 'timingSafeEqual', 'secret', `${source}; return verified;`)(
+    createHmac,
+    timingSafeEqual,
+    secret,
+  );
 }
 
 describe('webhooks', () => {
@@ -97,6 +109,8 @@ describe('webhooks', () => {
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(signatureMatches(webhook.secret, header, call.rawBody)).toBe(true);
     expect(verifySignature(webhook.secret, header, call.rawBody, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(readmeVerifier(webhook.secret)(header, call.rawBody)).toBe(true);
+    expect(readmeVerifier(webhook.secret)(header, `${call.rawBody} `)).toBe(false);
     expect(signatureMatches('whsec_outro', header, call.rawBody)).toBe(false);
     expect(signatureMatches(webhook.secret, header, call.rawBody.replace('1234', '1235'))).toBe(false);
 
@@ -244,6 +258,7 @@ describe('webhooks', () => {
   });
 
   it('when a webhook body is invalid, then 400 with details in Portuguese and nothing is written', async () => {
+    const messages: string[] = [];
     for (const body of [
       { url: 'ftp://example.com/x', events: ['transaction.created'] },
       { url: 'não é url', events: ['transaction.created'] },
@@ -255,11 +270,40 @@ describe('webhooks', () => {
       const response = await owner.api.post('/v1/webhooks', body);
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request', details: expect.any(Array) });
+      messages.push(...response.body.details.map((d: { message: string }) => d.message));
     }
+    // joi's English defaults never leak
+    expect(messages.filter((m) => /\b(must|is required|not allowed|contains a duplicate)\b/.test(m))).toEqual([]);
     const rows = await stack.sql<{ n: number }>(
       "select count(*)::int as n from insights.webhooks where url like 'ftp%' or url like 'https://example.com%'",
     );
     expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('webhooks in the OpenAPI document', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await TestStack.start();
+  });
+  afterAll(() => stack?.stop());
+
+  it('when /openapi.json is read, then its webhooks section documents every event with its body, example and signature header', async () => {
+    const document = (await stack.client().get('/openapi.json')).body;
+    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const operation = document.webhooks[type].post;
+      const content = operation.requestBody.content['application/json'];
+      expect(content.schema.properties.type).toEqual({ type: 'string', const: type });
+      expect(content.schema.required).toEqual(expect.arrayContaining(['id', 'type', 'created_at', 'data']));
+      expect(content.example).toMatchObject({ type, id: expect.any(String), data: expect.any(Object) });
+      expect(operation.parameters.map((p: { name: string }) => p.name)).toContain('Finance-Signature');
+      expect(operation.description).toContain('HMAC-SHA256');
+    }
+    for (const path of ['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries']) {
+      expect(document.paths[path]).toBeDefined();
+    }
+    expect(document.paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post.responses['202']).toBeDefined();
   });
 });
 

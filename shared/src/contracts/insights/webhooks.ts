@@ -68,6 +68,7 @@ const createBody = Joi.object({
     .trim()
     .max(2048)
     .uri({ scheme: ['https', 'http'] })
+    .messages({ 'string.uriCustomScheme': '{{#label}} deve ser uma URL https' })
     .required()
     .description('https URL receiving the deliveries (http only where the operator allows private targets)'),
   events: Joi.array()
@@ -193,3 +194,64 @@ export const WEBHOOK_EVENT_DOCS: Record<WebhookEventType, string> = {
   'import.failed': '`data`: job_id, connection_id, status FAILED and the `error`.',
   'rule.applied': '`data`: rule_id, job_id and `updated` (transactions recategorized) once a rule ran over history.',
 };
+
+const ID = '0190a1b2-0000-7000-8000-00000000000a';
+const billExample = {
+  bill_id: ID,
+  credit_card_id: ID,
+  month: '2026-03-01',
+  closing_date: '2026-03-10',
+  due_date: '2026-03-17',
+  balance: 4000,
+};
+const notificationExample = (kind: string, data: Record<string, unknown>) => ({
+  notification_id: ID,
+  title: kind,
+  message: kind,
+  data,
+});
+const transactionsExample = {
+  transactions: [
+    {
+      id: ID,
+      date: '2026-03-05',
+      amount: 1234,
+      is_expense: true,
+      category_id: null,
+      subcategory_id: null,
+      type: 'SINGLE',
+    },
+  ],
+};
+
+/** `data` of each event in the OpenAPI examples. */
+export const WEBHOOK_EVENT_EXAMPLES: Record<WebhookEventType, Record<string, unknown>> = {
+  'transaction.created': transactionsExample,
+  'transaction.updated': transactionsExample,
+  'transaction.deleted': transactionsExample,
+  'bill.closed': billExample,
+  'bill.overdue': billExample,
+  'bill.paid': { ...billExample, balance: 0, payment: { transaction_id: ID, amount: 4000, date: '2026-03-15' } },
+  'spending_limit.warning': {
+    spending_limit_id: ID,
+    ...notificationExample('Limite "Lazer" em 80%', { spending_limit_id: ID, spent: 8500, amount: 10000 }),
+  },
+  'spending_limit.exceeded': {
+    spending_limit_id: ID,
+    ...notificationExample('Limite "Lazer" ultrapassado', { spending_limit_id: ID, spent: 10500, amount: 10000 }),
+  },
+  'goal.reminder': { goal_id: ID, ...notificationExample('Lembrete da meta "Viagem"', { goal_id: ID }) },
+  'import.completed': { job_id: ID, connection_id: ID, status: 'COMPLETED', result: { transactions: {} }, error: null },
+  'import.failed': {
+    job_id: ID,
+    connection_id: null,
+    status: 'FAILED',
+    result: null,
+    error: 'Falha ao processar a importação; envie-a novamente',
+  },
+  'rule.applied': { rule_id: ID, job_id: ID, updated: 12 },
+};
+
+/** How a receiver checks a delivery; shown on every event of the OpenAPI `webhooks` section. */
+export const WEBHOOK_SIGNATURE_DOC =
+  'Signed with the webhook\'s secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.';
