@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { todayUtc } from '@finance/shared/calendar';
 import { type DomainEvent, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import { sendWebhook } from '../../services/insights/src/data-access/webhook-sender.ts';
@@ -225,6 +227,33 @@ describe('webhooks', () => {
     for (const webhook of [first, second]) await owner.api.delete(`/v1/webhooks/${webhook.id}`);
   });
 
+  it('when a context has no webhook, then its events are consumed without leaving an inbox row', async () => {
+    const quiet = await stack.tenant();
+    const account = (await quiet.api.post('/v1/accounts', { name: 'Sem webhook', logo: '341' })).body.id;
+    await createTransaction(quiet.api, 'Silenciosa', account);
+    const queue = stack.service('insights').runtime.queues.get(QUEUES.webhookEvents);
+    await waitFor(async () => {
+      const [pending] = await stack.sql<{ n: number }>(
+        'select count(*)::int as n from ledger.outbox_events where published_at is null',
+      );
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+      return pending.n === 0 && counts.waiting + counts.active + counts.delayed === 0;
+    });
+    const [completed] = await stack.sql<{ n: number }>(
+      `select count(*)::int as n from ledger.outbox_events o
+       where o.payload -> 'context' ->> 'user_id' = $1 and o.type = 'transaction.changed'`,
+      [quiet.userId],
+    );
+    expect(completed.n).toBe(1);
+    const rows = await stack.sql(
+      `select p.event_id from insights.processed_events p
+       join ledger.outbox_events o on o.id = p.event_id
+       where p.consumer = 'webhooks' and o.payload -> 'context' ->> 'user_id' = $1`,
+      [quiet.userId],
+    );
+    expect(rows).toEqual([]);
+  });
+
   it('when another context calls the id routes of a webhook, then 404 and nothing changes', async () => {
     const webhook = await subscribe(owner.api, '/iso');
     await createTransaction(owner.api, 'Isolado');
@@ -356,5 +385,34 @@ describe('webhook targets without the operator setting', () => {
       { allowPrivateTargets: true, timeoutMs: 2000 },
     );
     expect(allowed).toMatchObject({ ok: true, statusCode: 204 });
+  });
+
+  it('when a receiver answers too slowly or redirects, then the attempt fails within the timeout', async () => {
+    const slow = createServer((req, res) => {
+      if (req.url === '/redirect') return res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      // headers at once, then a byte every 100 ms: the socket never idles, the body never ends
+      res.writeHead(200);
+      const drip = setInterval(() => res.write('.'), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    try {
+      const started = Date.now();
+      const outcome = await sendWebhook(
+        { url: `${base}/drip`, body: '{}', headers: { 'content-type': 'application/json' } },
+        { allowPrivateTargets: true, timeoutMs: 300 },
+      );
+      expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('Sem resposta em 300 ms') });
+      expect(Date.now() - started).toBeLessThan(2000);
+      const redirected = await sendWebhook(
+        { url: `${base}/redirect`, body: '{}', headers: { 'content-type': 'application/json' } },
+        { allowPrivateTargets: true, timeoutMs: 300 },
+      );
+      expect(redirected).toMatchObject({ ok: false, statusCode: 302 });
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
   });
 });

@@ -210,7 +210,11 @@ export async function failDelivery(em: EntityManager, deliveryId: string, error:
 }
 
 /** Success resets the webhook's failure streak; a failure extends it. Returns the webhook after the change. */
-export async function recordWebhookOutcome(em: EntityManager, webhookId: string, ok: boolean): Promise<WebhookRow> {
+export async function recordWebhookOutcome(
+  em: EntityManager,
+  webhookId: string,
+  ok: boolean,
+): Promise<WebhookRow | undefined> {
   const [row] = await run<WebhookRow>(
     em,
     `update webhooks set consecutive_failures = case when ? then 0 else consecutive_failures + 1 end, updated_at = now()

@@ -45,7 +45,10 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** POSTs a delivery; any 2xx within the timeout is success, anything else (or no answer) a failure. */
+/**
+ * POSTs a delivery; any 2xx within the timeout is success, anything else (a redirect too: it is not
+ * followed, so it cannot lead to a refused address) or no answer is a failure.
+ */
 export function sendWebhook(
   target: WebhookRequest,
   options: { allowPrivateTargets: boolean; timeoutMs: number },
@@ -90,6 +93,13 @@ export function sendWebhook(
         response.on('error', (err) => resolve(done(false, response.statusCode ?? null, err.message)));
       },
     );
+    // the whole exchange has the timeout, so a receiver dripping its answer cannot hold a worker
+    const deadline = setTimeout(
+      () => request.destroy(new Error(`Sem resposta em ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    deadline.unref();
+    request.on('close', () => clearTimeout(deadline));
     request.on('timeout', () => request.destroy(new Error(`Sem resposta em ${options.timeoutMs} ms`)));
     request.on('error', (err) =>
       resolve(done(false, null, err instanceof RefusedTarget ? err.message : `Falha de conexão: ${err.message}`)),

@@ -64,6 +64,8 @@ export async function deliverWebhook(
   });
   return em.transactional(async (tx) => {
     const after = await recordWebhookOutcome(tx, webhook.id, outcome.ok);
+    // deleted while the request was on the wire: its deliveries went with it
+    if (!after) return skipped;
     const disabledNow =
       !outcome.ok &&
       after.consecutive_failures >= settings.disableAfterFailures &&
