@@ -62,7 +62,7 @@ export async function createWebhook(em: EntityManager, ctx: CallerContext, input
     profile_id: ctx.profileId,
     url: input.url,
     events: [...new Set(input.events)],
-    description: input.description ?? null,
+    description: input.description || null,
     secret,
   });
   return { ...webhookView(row), secret };
