@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { DomainEvent } from '@finance/shared/queue/catalogue';
 import fc from 'fast-check';
+import { assertAllowedTarget } from '../../src/domain/webhooks/manage-webhooks.ts';
 import { signatureHeader, verifySignature } from '../../src/domain/webhooks/signature.ts';
 import { isPublicAddress } from '../../src/domain/webhooks/target-address.ts';
 import { deliveryBody, retryDelayMs, webhookEventOf } from '../../src/domain/webhooks/webhook-events.ts';
@@ -68,6 +69,51 @@ describe('webhook targets', () => {
     for (const address of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888', '::ffff:8.8.8.8', '172.32.0.1']) {
       expect([address, isPublicAddress(address)]).toEqual([address, true]);
     }
+  });
+});
+
+describe('webhook target policy at creation', () => {
+  const resolvingTo =
+    (...addresses: string[]) =>
+    async () =>
+      addresses;
+
+  it('when a host resolves to any non-public address among public ones, then 400 on url', async () => {
+    await expect(
+      assertAllowedTarget('https://hooks.example.com/x', {
+        allowPrivateTargets: false,
+        resolve: resolvingTo('8.8.8.8', '10.0.0.7'),
+      }),
+    ).rejects.toMatchObject({ status: 400, details: [{ field: 'url' }] });
+  });
+
+  it('when a host does not resolve or the URL is plain http, then 400 on url; public https passes', async () => {
+    const failing = async () => {
+      throw new Error('ENOTFOUND');
+    };
+    await expect(
+      assertAllowedTarget('https://nowhere.invalid/x', { allowPrivateTargets: false, resolve: failing }),
+    ).rejects.toMatchObject({ status: 400, details: [{ field: 'url' }] });
+    await expect(
+      assertAllowedTarget('http://hooks.example.com/x', {
+        allowPrivateTargets: false,
+        resolve: resolvingTo('8.8.8.8'),
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      assertAllowedTarget('https://hooks.example.com/x', {
+        allowPrivateTargets: false,
+        resolve: resolvingTo('8.8.8.8'),
+      }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('when the operator allows private targets, then nothing is resolved or refused', async () => {
+    const resolve = jest.fn(resolvingTo('127.0.0.1'));
+    await expect(
+      assertAllowedTarget('http://127.0.0.1:9/x', { allowPrivateTargets: true, resolve }),
+    ).resolves.toBeUndefined();
+    expect(resolve).not.toHaveBeenCalled();
   });
 });
 
