@@ -310,6 +310,54 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhook retries end with their window', () => {
+  let stack: TestStack;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    stack = await TestStack.start({
+      serviceEnv: {
+        insights: {
+          WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+          WEBHOOK_RETRY_BASE_MS: '100',
+          WEBHOOK_RETRY_WINDOW_MS: '1400',
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.stop();
+  });
+
+  it('when a receiver fails past the retry window, then the delivery is FAILED and the webhook stays enabled', async () => {
+    receiver.failAlways('/late');
+    const { api } = await stack.tenant();
+    const webhook = (await api.post('/v1/webhooks', { url: `${receiver.url}/late`, events: ['transaction.created'] }))
+      .body;
+    const account = (await api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
+    await api.post('/v1/transactions', {
+      amount: 10,
+      date: todayUtc(),
+      is_expense: true,
+      title: 'X',
+      account_id: account,
+    });
+    const [delivery] = await waitFor(async () => {
+      const list = (await api.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.data;
+      return list[0]?.status === 'FAILED' && list;
+    }, 10_000);
+    // retries after 100, 200 and 400 ms fit in the 1.4 s window; the next one (800 ms more, past 1.5 s) cannot
+    expect(delivery.attempts).toBe(4);
+    expect(delivery.next_attempt_at).toBeNull();
+    expect(delivery.last_error).toBe('O receptor respondeu 500');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(receiver.on('/late')).toHaveLength(4);
+    expect((await api.get(`/v1/webhooks/${webhook.id}`)).body.status).toBe('ENABLED');
+  });
+});
+
 describe('webhooks in the OpenAPI document', () => {
   let stack: TestStack;
   beforeAll(async () => {
