@@ -1,8 +1,8 @@
 import { CallInsideTransactionError } from '@finance/shared/http/internal-client';
 import { QUEUES } from '@finance/shared/queue/catalogue';
-import { waitFor } from '../support/wait-for.ts';
 import { billingFor } from '../../services/ledger/src/billing-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /** House rule 9: no service waits on another while it holds a database transaction. */
 describe('internal client: refuses to call another service from inside an open transaction', () => {

@@ -262,6 +262,33 @@ export async function oldestDueBillPerCard(
   return raws.map(toRow);
 }
 
+export type BillAnnouncement = 'closed' | 'overdue';
+
+/**
+ * Bills whose closing date (closed) or due date (overdue) has passed by `today`, within the last
+ * `lookbackDays`, and that were not announced yet; overdue ones only while not carried (the caller checks the balance).
+ */
+export async function billsToAnnounce(
+  em: EntityManager,
+  kind: BillAnnouncement,
+  today: CalendarDate,
+  lookbackDays: number,
+  limit: number,
+): Promise<BillRow[]> {
+  const condition =
+    kind === 'closed'
+      ? 'b.closed_event_at is null and b.closing_date <= ?::date and b.closing_date > ?::date - ?::int'
+      : 'b.overdue_event_at is null and b.due_date < ?::date and b.due_date >= ?::date - ?::int';
+  const raws = await run<RawBill>(
+    em,
+    `select ${columns('b')} from bills b
+       join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
+     where ${condition} order by b.id limit ?`,
+    [today, today, lookbackDays, limit],
+  );
+  return raws.map(toRow);
+}
+
 /** Months after `month` whose stored bill the rollover already handled (a carry skips them). */
 export async function rolledMonthsAfter(em: EntityManager, cardId: string, month: CalendarDate): Promise<Set<string>> {
   const rows = await run<{ month: string }>(
@@ -271,4 +298,13 @@ export async function rolledMonthsAfter(em: EntityManager, cardId: string, month
     [cardId, month],
   );
   return new Set(rows.map((row) => row.month));
+}
+
+/** Stamps a bill announced; true only for the caller that did it, so two runs record one event. */
+export async function markAnnounced(em: EntityManager, billId: string, kind: BillAnnouncement): Promise<boolean> {
+  const column = kind === 'closed' ? 'closed_event_at' : 'overdue_event_at';
+  const rows = await run(em, `update bills set ${column} = now() where id = ? and ${column} is null returning id`, [
+    billId,
+  ]);
+  return rows.length > 0;
 }

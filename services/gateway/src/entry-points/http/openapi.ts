@@ -1,5 +1,12 @@
 import { errorSchema } from '@finance/shared/contracts/common';
+import {
+  WEBHOOK_EVENT_DOCS,
+  WEBHOOK_EVENT_EXAMPLES,
+  WEBHOOK_SIGNATURE_DOC,
+  webhookEventBodySchema,
+} from '@finance/shared/contracts/insights/webhooks';
 import { type RouteContract, scopeFor } from '@finance/shared/contracts/route';
+import { WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import type Joi from 'joi';
 import joiToJson, { type parse } from 'joi-to-json';
 import { exampleFor } from './schema-example.ts';
@@ -118,6 +125,54 @@ function operationOf(route: RouteContract) {
   return operation;
 }
 
+const WEBHOOK_HEADERS = [
+  ['Finance-Signature', 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>'],
+  ['Finance-Event-Id', 'The event id (also `id` in the body); the same on every retry'],
+  ['Finance-Event-Type', 'The event type (also `type` in the body)'],
+  ['Finance-Delivery-Id', 'The delivery, as listed by GET /v1/webhooks/{id}/deliveries'],
+] as const;
+
+/** The `webhooks` section: what a subscribed URL receives for each event type (contract: shared/src/contracts/insights/webhooks.ts). */
+function webhooksSection() {
+  const body = toSchema(webhookEventBodySchema);
+  const webhooks: Record<string, unknown> = {};
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const camel = type.replace(/[._](\w)/g, (_, letter: string) => letter.toUpperCase());
+    webhooks[type] = {
+      post: {
+        operationId: `webhook${camel[0].toUpperCase()}${camel.slice(1)}`,
+        tags: ['Webhooks'],
+        summary: `Event ${type}`,
+        description: `${WEBHOOK_EVENT_DOCS[type]}\n\n${WEBHOOK_SIGNATURE_DOC}`,
+        parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description,
+          schema: { type: 'string' },
+        })),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { ...body, properties: { ...body.properties, type: { type: 'string', const: type } } },
+              example: {
+                id: '0190a1b2-0000-7000-8000-0000000000e1',
+                type,
+                created_at: '2026-03-05T12:00:00.000Z',
+                data: WEBHOOK_EVENT_EXAMPLES[type],
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'Received (any 2xx); anything else is retried' } },
+        security: [],
+      },
+    };
+  }
+  return webhooks;
+}
+
 /** The OpenAPI 3.1 document, generated from the route table and the joi schemas that validate requests. */
 export function buildOpenApi(routes: RouteContract[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -154,5 +209,6 @@ export function buildOpenApi(routes: RouteContract[], version: string) {
       schemas: { Error: toSchema(errorSchema) },
     },
     paths,
+    webhooks: webhooksSection(),
   };
 }

@@ -12,10 +12,10 @@ import { CreateCategorizationRules } from './0008-create-categorization-rules.ts
 import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
+import { CreateCardCalendars } from './0013-card-calendars.ts';
 import { MerchantNameNfd } from './0013-merchant-name-nfd.ts';
 import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
 import { UserEditedFields } from './0015-user-edited-fields.ts';
-import { CreateCardCalendars } from './0013-card-calendars.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
