@@ -58,7 +58,8 @@ export interface PlacedPreviousBalance {
 
 export interface BillPaymentInput {
   /** The payment's transaction id, chosen by billing: a repeated call with it writes nothing more. */
-  payment_id: string;
+  /** Billing's id for the payment, so a repeated call returns it; omitted inside an idempotent request (its derived key replays the call). */
+  payment_id?: string;
   bill_id: string;
   account_id: string;
   amount: number;

@@ -60,6 +60,16 @@ export class CreateIdempotencyKeysTable extends Migration {
   }
 }
 
+/**
+ * Runs `work` outside the request's idempotency record: for bookkeeping writes that are not the request's
+ * outcome (a lease taken and released around a call to another service, an event announcing what that service
+ * did). The request's record then lands with its answer, and a retry whose first answer was lost runs again,
+ * replaying the other service's writes through their derived keys instead of finding a record without answer.
+ */
+export function outsideIdempotencyRecord<T>(work: () => Promise<T>): Promise<T> {
+  return idempotencyScope.run(null, work);
+}
+
 /** Raised inside a commit when a concurrent request with the same key committed first: this one rolls back. */
 export class IdempotencyRaceLost extends AppError {
   constructor() {

@@ -52,6 +52,11 @@ export function derivedIdempotencyKey(method: string): string | null {
   return `${scope.key} #${scope.calls}`;
 }
 
+/** True while serving a write that carries an `Idempotency-Key` (its calls to other services then carry derived keys). */
+export function servingIdempotentRequest(): boolean {
+  return Boolean(idempotencyScope.getStore());
+}
+
 /**
  * Every service's writes with `Idempotency-Key` (the gateway forwards the client's; a service calling
  * another derives one per call): a known key replays its answer or refuses, a new one runs in a scope
@@ -104,7 +109,9 @@ export function idempotentWrites(orm: MikroORM, logger: Logger, service: string)
           return;
         }
         // a 5xx leaves the key free unless a write committed (then a retry learns it ran)
-        if (status < 500 && !(status === 409 && NOT_AN_OUTCOME.has(message as string))) {
+        // an answer asking to retry later (work in progress elsewhere) is not the request's outcome either
+        const transient = res.getHeader('retry-after') !== undefined;
+        if (status < 500 && !transient && !(status === 409 && NOT_AN_OUTCOME.has(message as string))) {
           await saveAnswer(em, scope, status, text).catch((err) =>
             logger.warn({ err: err.message, reqId: req.id }, 'idempotency answer not saved'),
           );

@@ -1,5 +1,6 @@
 import type { CalendarDate } from '@finance/shared/calendar';
 import { newId } from '@finance/shared/db/base-entity';
+import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillDates } from '../domain/bills/bill-calendar.ts';
 
@@ -141,12 +142,15 @@ export async function updateBillDates(em: EntityManager, bills: Array<BillDates 
  */
 export async function reopenForRollover(em: EntityManager, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await em.getConnection().execute(
-    `update bills set rolled_over_at = null, updated_at = now()
+  // bookkeeping for the rollover, not the payment's outcome: a retried payment may run it again
+  await outsideIdempotencyRecord(() =>
+    em.getConnection().execute(
+      `update bills set rolled_over_at = null, updated_at = now()
        where id in (?) and rolled_over_at is not null and carried_to_bill_id is null`,
-    [ids],
-    'run',
-    em.getTransactionContext(),
+      [ids],
+      'run',
+      em.getTransactionContext(),
+    ),
   );
 }
 
@@ -195,18 +199,22 @@ export type BillClaim =
  * now holds the remainder.
  */
 export async function claimBillForPayment(em: EntityManager, id: string): Promise<BillClaim> {
-  return em.transactional(async (tx) => {
-    const [row] = await run<{ carried_to_bill_id: string | null; busy: boolean }>(
-      tx,
-      'select carried_to_bill_id, coalesce(busy_until > now(), false) as busy from bills where id = ? for update',
-      [id],
-    );
-    if (!row) return { claimed: false, reason: 'busy' } as const;
-    if (row.carried_to_bill_id) return { claimed: false, reason: 'carried', holder: await chainEnd(tx, id) } as const;
-    if (row.busy) return { claimed: false, reason: 'busy' } as const;
-    await run(tx, `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds' where id = ?`, [id]);
-    return { claimed: true } as const;
-  });
+  return outsideIdempotencyRecord(() =>
+    em.transactional(async (tx) => {
+      const [row] = await run<{ carried_to_bill_id: string | null; busy: boolean }>(
+        tx,
+        'select carried_to_bill_id, coalesce(busy_until > now(), false) as busy from bills where id = ? for update',
+        [id],
+      );
+      if (!row) return { claimed: false, reason: 'busy' } as const;
+      if (row.carried_to_bill_id) return { claimed: false, reason: 'carried', holder: await chainEnd(tx, id) } as const;
+      if (row.busy) return { claimed: false, reason: 'busy' } as const;
+      await run(tx, `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds' where id = ?`, [
+        id,
+      ]);
+      return { claimed: true } as const;
+    }),
+  );
 }
 
 /** The bill at the end of `id`'s carry chain (itself when it was never carried). */
@@ -239,7 +247,7 @@ export async function claimBillsForRollover(em: EntityManager, ids: string[]): P
 
 export async function releaseBills(em: EntityManager, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await run(em, 'update bills set busy_until = null where id in (?)', [ids]);
+  await outsideIdempotencyRecord(() => run(em, 'update bills set busy_until = null where id in (?)', [ids]));
 }
 
 /** Per card, its oldest bill past due that the rollover has not handled yet (one statement). */

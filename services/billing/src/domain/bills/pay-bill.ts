@@ -3,7 +3,9 @@ import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextRef, contextSql } from '@finance/shared/db/context-scope';
-import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
+import { busy, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '../../data-access/bill-repository.ts';
@@ -38,9 +40,11 @@ export async function payBill(
   if (!claim.claimed && claim.reason === 'carried') {
     throw conflict(`O saldo desta fatura foi levado adiante e está na fatura ${claim.holder}; pague aquela fatura`);
   }
-  if (!claim.claimed) throw conflict(PAYMENT_IN_PROGRESS);
+  if (!claim.claimed) throw busy(PAYMENT_IN_PROGRESS);
   let payment: Record<string, unknown>;
   let amount: number;
+  // an idempotent request's retry replays the ledger call by its derived key, which needs the same body
+  const paymentId = servingIdempotentRequest() ? undefined : newId();
   try {
     const [totals] = await ledger.totals(ctx, [bill.id]);
     const owed = totals ? remainderOf(totals) : 0;
@@ -54,7 +58,7 @@ export async function payBill(
       );
     }
     payment = await ledger.payBill(ctx, {
-      payment_id: newId(),
+      payment_id: paymentId,
       bill_id: bill.id,
       account_id: input.account_id,
       amount,
@@ -69,15 +73,18 @@ export async function payBill(
   }
   const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
   // a payment that leaves nothing owed announces the bill paid (a partial one shows as transaction.created);
-  // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment
-  if (view.balance <= 0) {
-    await em.transactional(async (tx) => {
-      recordEvent(tx, 'bill.paid', contextRef(ctx), {
-        ...billEventData(bill, undefined),
-        balance: view.balance,
-        payment: { transaction_id: String(payment.id), amount, date: String(payment.date).slice(0, 10) },
-      });
-    });
+  // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment;
+  // a plain retry that found the payment already written (another id) does not announce it again
+  if (view.balance <= 0 && (paymentId === undefined || payment.id === paymentId)) {
+    await outsideIdempotencyRecord(() =>
+      em.transactional(async (tx) => {
+        recordEvent(tx, 'bill.paid', contextRef(ctx), {
+          ...billEventData(bill, undefined),
+          balance: view.balance,
+          payment: { transaction_id: String(payment.id), amount, date: String(payment.date).slice(0, 10) },
+        });
+      }),
+    );
   }
   return { bill: view, payment };
 }

@@ -4,6 +4,7 @@ import type {
   PreviousBalanceEntry,
 } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { newId } from '@finance/shared/db/base-entity';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -124,14 +125,14 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
  */
 export async function createBillPayment(em: EntityManager, ctx: CallerContext, input: BillPaymentInput) {
   return em.transactional(async (tx) => {
-    const [existing] = await loadByIds(tx, [input.payment_id]);
+    const [existing] = input.payment_id ? await loadByIds(tx, [input.payment_id]) : [];
     if (existing) {
       if (!existing.is_bill_payment || existing.bill_id !== input.bill_id) throw notFound('Pagamento não encontrado');
       return transactionView(existing);
     }
     if (!(await visibleAccountIds(tx, ctx, [input.account_id])).size) throw notFound('Conta não encontrada');
     const row = blankTransaction({
-      id: input.payment_id,
+      id: input.payment_id ?? newId(),
       user_id: ctx.userId,
       profile_id: ctx.profileId,
       amount: input.amount,

@@ -116,7 +116,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
     answer(
       {
         body: Joi.object({
-          payment_id: anyUuid().required(),
+          payment_id: anyUuid(),
           bill_id: anyUuid().required(),
           account_id: anyUuid().required(),
           amount: positiveCents().required(),
