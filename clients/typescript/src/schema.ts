@@ -46,7 +46,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an account and its transactions
-         * @description Logical: the account and its transactions vanish from every read and total (both legs of its transfers go too). A deleted default passes to the oldest remaining account. `creditCards` is always empty; `movedCreditCards` lists the cards moved to the (new) default account; deleting the last account while cards are linked to it is 409.
+         * @description Logical: the account and its transactions vanish from every read and total. The other leg of a transfer, in an account that survives, stays there as a plain entry (`type` FIXED, no `connected_transaction_id`): the money did move. A deleted default passes to the oldest remaining account. `creditCards` is always empty; `movedCreditCards` lists the cards moved to the (new) default account; deleting the last account while cards are linked to it is 409.
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -112,13 +112,13 @@ export interface paths {
         get: operations["getCreditCard"];
         /**
          * Update a credit card
-         * @description Only the fields sent change. New `closing_date`/`expiring_date` act like `PATCH /v2/bills/closing-date/by-card/{cardId}` with `THIS_AND_NEXT` from the current month: bills from the current one on get the new dates and their transactions move to the bill their date now falls in.
+         * @description Only the fields sent change. New `closing_date`/`expiring_date` act like `PATCH /v2/bills/closing-date/by-card/{cardId}` with `THIS_AND_NEXT` and no reference: bills from the open one on get the new dates (closed bills keep theirs) and their transactions move to the bill their date now falls in.
          */
         put: operations["updateCreditCard"];
         post?: never;
         /**
          * Delete a credit card
-         * @description Logical deletion: the card and its bills vanish from every read. Returns the card as it was.
+         * @description Logical deletion: the card, its bills and its purchases vanish from every read. Payments of its bills stay in their accounts as plain expenses (`is_bill_payment` false, no `bill_id`): that money left the bank, so balances keep it. Returns the card as it was.
          */
         delete: operations["deleteCreditCard"];
         options?: never;
@@ -181,7 +181,7 @@ export interface paths {
         head?: never;
         /**
          * Change a card's closing (and due) day
-         * @description The reference bill is `bill_id`'s, else `edition_date`'s month, else the current month. THIS changes only it; THIS_AND_NEXT it, every later bill and the card's days; ALL every bill and the card's days. Transactions move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.
+         * @description A closed bill (closing date on or before today, UTC) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.
          */
         patch: operations["changeBillClosingDate"];
         trace?: never;
@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a bill from an account
-         * @description Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed, and 409 naming the next bill when the rollover already carried this bill's remainder into it: pay that one); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.
+         * @description Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` and writes nothing. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.
          */
         post: operations["payBill"];
         delete?: never;
@@ -264,7 +264,7 @@ export interface paths {
         get?: never;
         /**
          * Update several transactions and their series
-         * @description Ids in `transactions_ids` (repeated or comma-separated) and/or `transactions_ids[]`, at most 500. Only the fields sent change; null clears the nullable fields (business fields need an active company license); `tag_ids` replaces the tags. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after `edition_date`, default the given transaction date) / ALL. A `date` with a wider scope moves every affected member by the same number of days. `type`, `installments`, `frequency`, `is_full_amount` cannot change (400). `credit_card_id` moves entries to that card (paid at their date, each in the bill its date falls in; 404 for a card outside the context); `account_id` moves card entries off their card and bill; not both at once (400). A `subcategory_id` without `category_id` (or with `category_id: null`) moves the entries to its category. Dates as on creation (400 outside 1900-01-01..2999-12-31 or not a real day). All or nothing, in one database transaction.
+         * @description Ids in `transactions_ids` (repeated or comma-separated) and/or `transactions_ids[]`, at most 500. Only the fields sent change; null clears the nullable fields (business fields need an active company license); `tag_ids` replaces the tags. On an imported entry, the `title`, `description`, category and tags sent here are the user's: a re-import of the bank's data leaves them as edited. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after `edition_date`, default the given transaction date) / ALL. A `date` with a wider scope moves every affected member by the same number of days. `type`, `installments`, `frequency`, `is_full_amount` cannot change (400). `credit_card_id` moves entries to that card (paid at their date, each in the bill its date falls in; 404 for a card outside the context); `account_id` moves card entries off their card and bill; not both at once (400). A `subcategory_id` without `category_id` (or with `category_id: null`) moves the entries to its category. Dates as on creation (400 outside 1900-01-01..2999-12-31 or not a real day). All or nothing, in one database transaction.
          */
         put: operations["updateManyTransactions"];
         post?: never;
@@ -365,13 +365,13 @@ export interface paths {
         };
         /**
          * List the system categories and the context’s own
-         * @description System categories (`user_id` null, a standard Brazilian set shipped with fixed ids) come with the context’s own, hidden ones included, ordered by id. `is_expense` tells expense from income categories. Optional `is_expense` filter.
+         * @description System categories (`user_id` null, a standard Brazilian set shipped with fixed ids) come with the context’s own, hidden ones included, ordered by id. `is_expense` tells expense from income categories (null: no direction). Optional `is_expense` filter: the categories of that direction plus those without one.
          */
         get: operations["listCategories"];
         put?: never;
         /**
          * Create a category in the context
-         * @description `name` and `is_expense` are required. Defaults: `is_essential` false, `is_hidden` false, `icon` null, `icon_name` `tag`, `icon_background_color` `#64748B`, `image` null (an http(s) URL when set). Names need not be unique.
+         * @description `name` is required. `is_expense` is optional (default null: a category with no direction, since direction belongs to each transaction; the subcategory report splits expenses and incomes by the transaction, and the DRE default puts such a category’s entries in `receita` or `despesas_operacionais` by each entry’s own direction). Defaults: `is_essential` false, `is_hidden` false, `icon` null, `icon_name` `tag`, `icon_background_color` `#64748B`, `image` null (an http(s) URL when set). Names need not be unique.
          */
         post: operations["createCategory"];
         delete?: never;
@@ -475,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rule from a transaction with merchant data
-         * @description The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). `available_criteria` lists its merchant_name and merchant_cnpj; `match_fields` defaults to all of them and may only name available ones. `fingerprint` is `sha256:` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (lower case, accents removed, blanks collapsed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
+         * @description The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). `available_criteria` lists its merchant_name and merchant_cnpj; `match_fields` defaults to all of them and may only name available ones. `fingerprint` is `sha256:` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
          */
         post: operations["createCategorizationRule"];
         delete?: never;
@@ -507,7 +507,7 @@ export interface paths {
         head?: never;
         /**
          * Update a rule, optionally applying it to existing transactions
-         * @description Only the fields sent change; `subcategory_id: null` clears it. A new category without a subcategory clears a subcategory of another category. Changing `match_fields` changes the fingerprint (409 when another live rule has it). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (lower case, accents removed, blanks collapsed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
+         * @description Only the fields sent change; `subcategory_id: null` clears it. A new category without a subcategory clears a subcategory of another category. Changing `match_fields` changes the fingerprint (409 when another live rule has it). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
          */
         patch: operations["updateCategorizationRule"];
         trace?: never;
@@ -893,7 +893,7 @@ export interface paths {
         };
         /**
          * List the notifications of the context, newest first
-         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
+         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -933,7 +933,7 @@ export interface paths {
         };
         /**
          * Spending and income by subcategory
-         * @description Live transactions dated from `start_date` to `end_date` (both required, inclusive), account and card, grouped by subcategory; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; `percentage` strings have two decimals and sum to exactly `100.00` per list (largest remainder). Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`.
+         * @description Live transactions dated from `start_date` to `end_date` (both required, inclusive), account and card, grouped by subcategory; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; `percentage` strings have two decimals and sum to exactly `100.00` per list (largest remainder). Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
          */
         get: operations["subcategoryReport"];
         put?: never;
@@ -953,7 +953,7 @@ export interface paths {
         };
         /**
          * Totals of the context for a period
-         * @description `total_balance`: current balances of live accounts with `include_total_balance` (investment accounts only with `include_investments`). `income` / `expenses`: live entries dated in the period. The open bill of a card is its bill whose period holds today (billing status `OPEN`; a current bill whose entries are fully paid is `PAID`, not open): with `show_open_bill: false` its purchases dated in the period are left out of `income`/`expenses` (purchases of closed, overdue or paid bills always count). `to_pay`: unpaid account expenses in the period plus, with `include_current_bill_in_to_pay` (default true), the open bills' purchases dated in the period; `to_receive`: unpaid account income in the period. Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`. A forecast settled by automatic reconciliation (`reconciled_at` set, see `auto_reconcile_enabled`) counts nowhere (not in `to_pay`/`to_receive`, `income`/`expenses` nor balances): the imported entry that settled it does.
+         * @description `total_balance`: current balances of live accounts with `include_total_balance` (investment accounts only with `include_investments`). `income` / `expenses`: live entries dated in the period. The open bill of a card is its bill whose period holds today (billing status `OPEN`; a current bill whose entries are fully paid is `PAID`, not open): with `show_open_bill: false` its purchases dated in the period are left out of `income`/`expenses` (purchases of closed, overdue or paid bills always count). `to_pay`: unpaid account expenses in the period plus, with `include_current_bill_in_to_pay` (default true), the open bills' purchases dated in the period; `to_receive`: unpaid account income in the period. Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`. A forecast settled by automatic reconciliation (`reconciled_at` set, see `auto_reconcile_enabled`) counts nowhere (not in `to_pay`/`to_receive`, `income`/`expenses` nor balances): the imported entry that settled it does. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
          */
         get: operations["summaryReport"];
         put?: never;
@@ -973,7 +973,7 @@ export interface paths {
         };
         /**
          * Income statement (DRE) for a period
-         * @description Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries, `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order.
+         * @description Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries and entries of a category without direction (`is_expense` null), `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
          *
          *     Business: needs a company key with an active license.
          */
@@ -1008,6 +1008,94 @@ export interface paths {
         get: operations["investmentYield"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhooks of the context
+         * @description Oldest first; the secret is never shown again.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe an https URL to events
+         * @description Every event of the chosen types in this context is POSTed to `url` as JSON `{id, type, created_at, data}` (see the `webhooks` section), signed with the secret returned here once: header `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, plus `Finance-Event-Id`, `Finance-Event-Type` and `Finance-Delivery-Id`. A 2xx answer within 10 s is a success; anything else is retried with exponential backoff (1 min, 2 min, 4 min…) for 24 h after the event, and a webhook whose attempts keep failing (30 in a row) is disabled with a WEBHOOK_DISABLED notification. The URL must be https and resolve only to public addresses (checked here and again at each delivery, after DNS resolution): loopback, private and link-local targets are 400 unless the operator allows them. Each event is delivered once per webhook (retries resend the same event id).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a webhook
+         * @description Show a webhook. An id of another context, or of nothing, is 404.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook and its delivery history
+         * @description Pending retries stop; nothing more is sent to its URL.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries of a webhook, newest first, with every attempt
+         * @description One delivery per event; `attempt_log` lists each try (automatic or asked through the retry route) with the status the receiver answered or the connection error.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description Queues one more attempt of the delivery (the same body and event id, a fresh signature), whatever its status; a failure goes on with the automatic retries while the 24 h window of the event lasts. 409 when the webhook is disabled.
+         */
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1051,7 +1139,7 @@ export interface paths {
          *
          *     Accounts: `type` one of the account types, `balance` is what the account then shows; a known `logo` bank code resolves like on accounts, while none or a code we do not know gives the generic bank logo (the import is not refused for a code missing from our list); the first account of a context becomes its default. Cards: billing owns them; without `closing_day` a card gets `needs_closing_date_review: true` and a provisional closing day 7 days before its due day (a later import with `closing_day` sets it and clears the flag); `due_day` and `limit` always follow the bank.
          *
-         *     Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; paid (`paid_at` = the date); card transactions go to the bill of their date; enabled categorization rules categorize the new ones; a re-import never changes a category. Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).
+         *     Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; paid (`paid_at` = the date); card transactions go to the bill of their date; enabled categorization rules categorize the new ones; a re-import never changes a category or tags, and keeps the `title` and `description` the user edited (the ledger records which fields a user changed), while the bank’s data updates the other fields (amount, date, direction and merchant data are the bank’s, even after a user edit). Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).
          *
          *     Investments go to insights with their daily snapshots; the job completes only once they are stored there.
          *
@@ -1085,7 +1173,272 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "transaction.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event transaction.created
+         * @description `data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookTransactionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event transaction.updated
+         * @description `data.transactions`: the transactions one command changed, as they are after it.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookTransactionUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event transaction.deleted
+         * @description `data.transactions`: the transactions one command deleted, as they were.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookTransactionDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bill.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event bill.closed
+         * @description `data`: bill_id, credit_card_id, month, closing_date, due_date, balance (cents). Sent by the daily billing job once the closing date has passed.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookBillClosed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bill.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event bill.overdue
+         * @description `data`: like bill.closed; sent by the daily billing job once the due date has passed with a balance owed.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookBillOverdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "bill.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event bill.paid
+         * @description `data`: like bill.closed, plus `payment` {transaction_id, amount, date}; sent when a payment leaves nothing owed (balance 0 or a credit, negative). A partial payment shows as transaction.created.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookBillPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "spending_limit.warning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event spending_limit.warning
+         * @description `data`: notification_id, spending_limit_id, title, message and `data` of the SPENDING_LIMIT_WARNING notification.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookSpendingLimitWarning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "spending_limit.exceeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event spending_limit.exceeded
+         * @description `data`: like spending_limit.warning, for SPENDING_LIMIT_EXCEEDED.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookSpendingLimitExceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "goal.reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event goal.reminder
+         * @description `data`: notification_id, goal_id, title, message and `data` of the GOAL_REMINDER notification.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookGoalReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "import.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event import.completed
+         * @description `data`: job_id, connection_id, status COMPLETED and the import `result` counts.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookImportCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "import.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event import.failed
+         * @description `data`: job_id, connection_id, status FAILED and the `error`.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookImportFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "rule.applied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event rule.applied
+         * @description `data`: rule_id, job_id and `updated` (transactions recategorized) once a rule ran over history.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookRuleApplied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Account: {
@@ -1094,7 +1447,7 @@ export interface components {
             name: string;
             /** @description Bank logo URL */
             logo: string;
-            /** @description Current balance in cents */
+            /** @description Current balance in BRL cents (entries in another currency are not counted) */
             balance: number;
             include_total_balance: boolean;
             is_default: boolean;
@@ -1228,8 +1581,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            /** @description true: expense category; false: income category */
-            is_expense: boolean;
+            /** @description true: expense category; false: income category; null: no direction (entries carry their own: reports split by each entry’s `is_expense`, and the DRE groups its entries by each entry’s direction) */
+            is_expense: boolean | null;
             is_essential: boolean;
             is_hidden: boolean;
             icon: string | null;
@@ -1261,6 +1614,7 @@ export interface components {
         };
         ChangeClosingDate: {
             closing_day: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             edition_date?: string;
             /** Format: uuid */
             bill_id?: string;
@@ -1386,7 +1740,7 @@ export interface components {
             /** Format: uri */
             image?: string | null;
             icon?: string | null;
-            is_expense: boolean;
+            is_expense?: boolean | null;
         };
         CreateContact: {
             name: string;
@@ -1412,9 +1766,44 @@ export interface components {
             limit?: number;
             is_unlimited?: boolean;
         };
+        CreatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied")[];
+            description: string | null;
+            /**
+             * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
+             * @enum {string}
+             */
+            status: "ENABLED" | "DISABLED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            disabled_at: string | null;
+            /** Format: uuid */
+            profile_id: string | null;
+            /** Format: uuid */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+            /** @description Signing secret (`whsec_…`); shown in this answer only, never again */
+            secret: string;
+        };
         CreateGoal: {
             title: string;
             amount: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             deadline: string;
             /** Format: uri */
             image?: string | null;
@@ -1425,6 +1814,7 @@ export interface components {
             reminder?: components["schemas"]["GoalReminderInput"] | null;
         };
         CreateGoalValue: {
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             date: string;
             value: number;
             /** @default false */
@@ -1437,6 +1827,7 @@ export interface components {
             /** Format: uuid */
             subcategory_id?: string | null;
             frequency?: ("DAILY" | "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL") | string;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             start_date?: string;
             title?: string;
             notification_percentage?: number;
@@ -1458,6 +1849,7 @@ export interface components {
         };
         CreateTransaction: {
             amount: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             date: string;
             is_expense: boolean;
             title: string;
@@ -1483,8 +1875,10 @@ export interface components {
             cost_center_id?: string | null;
             /** @description Business */
             document_number?: string | null;
+            /** @description ISO 4217 code of a currency in circulation (lower case accepted; default BRL). Balances and totals are in BRL and count BRL entries only: an entry in another currency is listed with its own `currency` but left out of account balances, the summary, the subcategory report, the DRE and spending-limit windows (no conversion). Card bills sum every purchase as recorded. */
             currency?: string;
             description?: string | null;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             edition_date?: string;
             /** @enum {string|null} */
             edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | null;
@@ -1499,6 +1893,7 @@ export interface components {
         } & unknown;
         CreateTransfer: {
             amount: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             date: string;
             /** @default false */
             paid: boolean;
@@ -1509,6 +1904,15 @@ export interface components {
             description?: string | null;
             /** @default Transferência */
             title: string;
+        };
+        CreateWebhook: {
+            /**
+             * Format: uri
+             * @description https URL receiving the deliveries (http only where the operator allows private targets)
+             */
+            url: string;
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied")[];
+            description?: string | null;
         };
         CreditCard: {
             /** Format: uuid */
@@ -1525,8 +1929,8 @@ export interface components {
             /** @description Due day of month, as a string */
             expiring_date: string;
             limit: number;
-            /** @description `limit` − what is owed on every unpaid bill, future installments included */
-            available_limit: number;
+            /** @description `limit` − what the card holds: the remainder of every bill not carried on yet (an overpayment credit counts back), purchases and the remaining installments of parcelled ones included, recurrence occurrences only in bills already open; `null` for an unlimited card */
+            available_limit: number | null;
             is_unlimited: boolean;
             /** @description True for a card imported without a closing day until the user sets one (card PUT with `closing_date`, or a closing-date change THIS_AND_NEXT/ALL) */
             needs_closing_date_review: boolean;
@@ -1558,7 +1962,7 @@ export interface components {
             name: string;
             /** @description Bank logo URL */
             logo: string;
-            /** @description Current balance in cents */
+            /** @description Current balance in BRL cents (entries in another currency are not counted) */
             balance: number;
             include_total_balance: boolean;
             is_default: boolean;
@@ -1615,8 +2019,11 @@ export interface components {
             /** Format: uuid */
             category_id: string;
             category_name: string;
-            /** @enum {string} */
-            dre_group: "receita" | "deducoes" | "custos" | "despesas_operacionais" | "financeiro" | "investimento" | "retiradas";
+            /**
+             * @description null for a category without direction (`is_expense` null) and no mapping: the DRE puts each of its entries in receita or despesas_operacionais by the entry’s own direction
+             * @enum {string|null}
+             */
+            dre_group: "receita" | "deducoes" | "custos" | "despesas_operacionais" | "financeiro" | "investimento" | "retiradas" | null;
             is_system: boolean;
             /** @enum {string} */
             source: "mapping" | "default";
@@ -1837,7 +2244,9 @@ export interface components {
             amount: number;
             /** @default MONTHLY */
             frequency: "MONTHLY" | string;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             start_date: string;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             end_date?: string | null;
         };
         GoalValue: {
@@ -1891,6 +2300,7 @@ export interface components {
             type: string;
             subtype: string;
             snapshots: {
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 date: string;
                 balance_cents: number;
             }[];
@@ -1961,10 +2371,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER";
+            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED";
             title: string;
             message: string;
-            /** @description ids involved: spending_limit_id and window dates, or goal_id */
+            /** @description ids involved: spending_limit_id and window dates, goal_id, or webhook_id */
             data: Record<string, never>;
             /**
              * Format: date-time
@@ -1999,6 +2409,7 @@ export interface components {
             /** Format: uuid */
             account_id: string;
             amount?: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             date?: string;
         };
         PersonalConfig: {
@@ -2047,7 +2458,7 @@ export interface components {
         RuleCriterion: {
             /** @enum {string} */
             field: "merchant_name" | "merchant_cnpj";
-            /** @description Lower case without accents; a CNPJ keeps its digits only */
+            /** @description Unicode-decomposed (NFD) without combining marks, A–Z lower-cased, every run of Unicode blanks one space, trimmed; a CNPJ keeps its digits only */
             normalized: string;
             /** @description The value as the source transaction carries it */
             value: string;
@@ -2055,6 +2466,7 @@ export interface components {
         SettleTransaction: {
             /** Format: uuid */
             account_id: string;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             paid_at?: string;
         };
         SpendingLimit: {
@@ -2334,6 +2746,7 @@ export interface components {
         UpdateGoal: {
             title?: string;
             amount?: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             deadline?: string;
             /** Format: uri */
             image?: string | null;
@@ -2361,6 +2774,7 @@ export interface components {
             /** Format: uuid */
             subcategory_id?: string | null;
             frequency?: ("DAILY" | "WEEKLY" | "BIWEEKLY" | "MONTHLY" | "BIMONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL") | string;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             start_date?: string;
             title?: string;
             notification_percentage?: number;
@@ -2380,6 +2794,7 @@ export interface components {
         };
         UpdateTransactions: {
             amount?: number;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             date?: string;
             is_expense?: boolean;
             title?: string;
@@ -2405,8 +2820,10 @@ export interface components {
             cost_center_id?: string | null;
             /** @description Business */
             document_number?: string | null;
+            /** @description ISO 4217 code of a currency in circulation (lower case accepted; default BRL). Balances and totals are in BRL and count BRL entries only: an entry in another currency is listed with its own `currency` but left out of account balances, the summary, the subcategory report, the DRE and spending-limit windows (no conversion). Card bills sum every purchase as recorded. */
             currency?: string;
             description?: string | null;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             edition_date?: string;
             /** @enum {string|null} */
             edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | null;
@@ -2418,6 +2835,117 @@ export interface components {
             tag_ids?: string[];
             /** @enum {string} */
             type?: "FIXED" | "RECURRENT" | "PARCELLED" | "TRANSFER";
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uri */
+            url: string;
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied")[];
+            description: string | null;
+            /**
+             * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
+             * @enum {string}
+             */
+            status: "ENABLED" | "DISABLED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            disabled_at: string | null;
+            /** Format: uuid */
+            profile_id: string | null;
+            /** Format: uuid */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        WebhookDeleted: {
+            deleted: boolean;
+        };
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            webhook_id: string;
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the next automatic attempt runs (PENDING only)
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            delivered_at: string | null;
+            /** @description The body sent (the same bytes on every attempt) */
+            payload: components["schemas"]["WebhookEvent"];
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        WebhookDeliveryAttempt: {
+            attempt: number;
+            /** @description true for an attempt asked through the retry route */
+            manual: boolean;
+            /** @description HTTP status the receiver answered */
+            status_code: number | null;
+            error: string | null;
+            duration_ms: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            next_cursor: string | null;
+        };
+        WebhookEvent: {
+            /**
+             * Format: uuid
+             * @description Event id: the same for every attempt and every webhook; dedupe on it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied";
+            /**
+             * Format: date-time
+             * @description When the change happened
+             */
+            created_at: string;
+            /** @description The record of the event (see each event) */
+            data: Record<string, never>;
+        };
+        WebhookPage: {
+            data: components["schemas"]["Webhook"][];
+            next_cursor: string | null;
         };
         YieldByType: {
             label: string;
@@ -2458,7 +2986,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Runs this write once per API key and key; see the API description */
+        /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -2622,7 +3150,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2708,7 +3236,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2957,7 +3485,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3068,7 +3596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3167,7 +3695,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3636,7 +4164,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3750,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4001,7 +4529,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4113,7 +4641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4212,7 +4740,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4315,7 +4843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4724,7 +5252,9 @@ export interface operations {
             query?: {
                 /** @description Reference month: any day of it; default the current month (UTC); from 0002-01-01 to 9998-12-31 */
                 date?: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 start_date?: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 end_date?: string;
                 is_expense?: boolean;
                 /** @description Uuids, as a repeated parameter or comma-separated (up to 500) */
@@ -5025,7 +5555,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5143,7 +5673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description THIS on a closed bill, or the card changed under a concurrent write */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5153,6 +5683,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5242,7 +5785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5341,7 +5884,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillPaid"];
                 };
             };
-            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            /** @description Invalid input, or an amount above the balance by more than the bound */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5351,6 +5894,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5403,7 +5959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Nothing owed, a payment of this bill in progress, or its remainder carried to another bill */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5413,6 +5969,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -5503,7 +6072,9 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 start_date?: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 end_date?: string;
                 account_id?: string;
                 credit_card_id?: string;
@@ -5684,7 +6255,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5843,7 +6414,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6123,10 +6694,11 @@ export interface operations {
         parameters: {
             query?: {
                 edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | "";
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 edition_date?: string;
             };
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6216,7 +6788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6318,7 +6890,7 @@ export interface operations {
                 "transactions_ids[]"?: string[] | string | Record<string, never>;
             };
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6473,7 +7045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6572,7 +7144,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6704,7 +7276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6803,7 +7375,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6904,7 +7476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7003,7 +7575,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7159,7 +7731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7258,7 +7830,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7645,7 +8217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7732,7 +8304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7982,7 +8554,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8206,7 +8778,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8577,7 +9149,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8687,7 +9259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8936,7 +9508,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9158,7 +9730,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9513,7 +10085,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9698,7 +10270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9958,7 +10530,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10070,7 +10642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10169,7 +10741,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10547,7 +11119,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10625,7 +11197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10869,7 +11441,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10974,7 +11546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11073,7 +11645,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11169,7 +11741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11386,7 +11958,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11464,7 +12036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11692,7 +12264,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11775,7 +12347,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12022,7 +12594,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12133,7 +12705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12232,7 +12804,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12331,7 +12903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12556,7 +13128,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12634,7 +13206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12878,7 +13450,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12984,7 +13556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13083,7 +13655,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13179,7 +13751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13396,7 +13968,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13502,7 +14074,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13739,7 +14311,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13869,7 +14441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14125,7 +14697,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14256,7 +14828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14355,7 +14927,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14463,7 +15035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14731,7 +15303,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -14897,7 +15469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15186,7 +15758,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15347,7 +15919,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15446,7 +16018,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15585,7 +16157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15684,7 +16256,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -15804,7 +16376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15903,7 +16475,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16013,7 +16585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16239,7 +16811,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -16357,7 +16929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Idempotency-Key reused with another request, or its first request still running */
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16455,7 +17027,9 @@ export interface operations {
     subcategoryReport: {
         parameters: {
             query: {
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 start_date: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 end_date: string;
             };
             header?: never;
@@ -16606,7 +17180,9 @@ export interface operations {
     summaryReport: {
         parameters: {
             query: {
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 start_date: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 end_date: string;
             };
             header?: never;
@@ -16738,7 +17314,9 @@ export interface operations {
     businessDre: {
         parameters: {
             query: {
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 start_date: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 end_date: string;
             };
             header?: never;
@@ -16880,7 +17458,7 @@ export interface operations {
     investmentYield: {
         parameters: {
             query?: {
-                /** @description reference date, YYYY-MM-DD, 1900–2999; default today (UTC) */
+                /** @description reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default today (UTC) */
                 date?: string;
                 limit?: number;
             };
@@ -17097,6 +17675,1079 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhooks */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "url": "https://example.com",
+                     *           "events": [
+                     *             "transaction.created"
+                     *           ],
+                     *           "description": "texto",
+                     *           "status": "ENABLED",
+                     *           "disabled_at": "2026-01-15T12:00:00.000Z",
+                     *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "texto"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/finance-hooks",
+                 *       "events": [
+                 *         "transaction.created",
+                 *         "bill.closed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhook"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its signing secret (shown only now) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "url": "https://example.com",
+                     *       "events": [
+                     *         "transaction.created"
+                     *       ],
+                     *       "description": "texto",
+                     *       "status": "ENABLED",
+                     *       "disabled_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z",
+                     *       "secret": "texto"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Validation error or a refused target */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "url": "https://example.com",
+                     *       "events": [
+                     *         "transaction.created"
+                     *       ],
+                     *       "description": "texto",
+                     *       "status": "ENABLED",
+                     *       "disabled_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown webhook or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown webhook or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "webhook_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "event_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "event_type": "transaction.created",
+                     *           "status": "PENDING",
+                     *           "attempts": 0,
+                     *           "last_status_code": 0,
+                     *           "last_error": "texto",
+                     *           "next_attempt_at": "2026-01-15T12:00:00.000Z",
+                     *           "delivered_at": "2026-01-15T12:00:00.000Z",
+                     *           "payload": {
+                     *             "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "type": "transaction.created",
+                     *             "created_at": "2026-01-15T12:00:00.000Z",
+                     *             "data": {}
+                     *           },
+                     *           "attempt_log": [
+                     *             {
+                     *               "attempt": 0,
+                     *               "manual": false,
+                     *               "status_code": 0,
+                     *               "error": "texto",
+                     *               "duration_ms": 0,
+                     *               "createdAt": "2026-01-15T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-01-15T12:00:00.000Z",
+                     *           "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "texto"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown webhook or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, PENDING until the attempt runs */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "webhook_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "event_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "event_type": "transaction.created",
+                     *       "status": "PENDING",
+                     *       "attempts": 0,
+                     *       "last_status_code": 0,
+                     *       "last_error": "texto",
+                     *       "next_attempt_at": "2026-01-15T12:00:00.000Z",
+                     *       "delivered_at": "2026-01-15T12:00:00.000Z",
+                     *       "payload": {
+                     *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "type": "transaction.created",
+                     *         "created_at": "2026-01-15T12:00:00.000Z",
+                     *         "data": {}
+                     *       },
+                     *       "attempt_log": [
+                     *         {
+                     *           "attempt": 0,
+                     *           "manual": false,
+                     *           "status_code": 0,
+                     *           "error": "texto",
+                     *           "duration_ms": 0,
+                     *           "createdAt": "2026-01-15T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown webhook or delivery, or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The webhook is disabled */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getJob: {
         parameters: {
             query?: never;
@@ -17247,7 +18898,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Runs this write once per API key and key; see the API description */
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -17639,6 +19290,762 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhookTransactionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "transaction.created",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "transactions": [
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-05",
+                 *             "amount": 1234,
+                 *             "is_expense": true,
+                 *             "category_id": null,
+                 *             "subcategory_id": null,
+                 *             "type": "SINGLE"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.created";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTransactionUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "transaction.updated",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "transactions": [
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-05",
+                 *             "amount": 1234,
+                 *             "is_expense": true,
+                 *             "category_id": null,
+                 *             "subcategory_id": null,
+                 *             "type": "SINGLE"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.updated";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTransactionDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "transaction.deleted",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "transactions": [
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-05",
+                 *             "amount": 1234,
+                 *             "is_expense": true,
+                 *             "category_id": null,
+                 *             "subcategory_id": null,
+                 *             "type": "SINGLE"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "transaction.deleted";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBillClosed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "bill.closed",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "bill_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "credit_card_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "month": "2026-03-01",
+                 *         "closing_date": "2026-03-10",
+                 *         "due_date": "2026-03-17",
+                 *         "balance": 4000
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "bill.closed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBillOverdue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "bill.overdue",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "bill_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "credit_card_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "month": "2026-03-01",
+                 *         "closing_date": "2026-03-10",
+                 *         "due_date": "2026-03-17",
+                 *         "balance": 4000
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "bill.overdue";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBillPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "bill.paid",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "bill_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "credit_card_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "month": "2026-03-01",
+                 *         "closing_date": "2026-03-10",
+                 *         "due_date": "2026-03-17",
+                 *         "balance": 0,
+                 *         "payment": {
+                 *           "transaction_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *           "amount": 4000,
+                 *           "date": "2026-03-15"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "bill.paid";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSpendingLimitWarning: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "spending_limit.warning",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "spending_limit_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "notification_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "title": "Limite \"Lazer\" em 80%",
+                 *         "message": "Limite \"Lazer\" em 80%",
+                 *         "data": {
+                 *           "spending_limit_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *           "spent": 8500,
+                 *           "amount": 10000
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "spending_limit.warning";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookSpendingLimitExceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "spending_limit.exceeded",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "spending_limit_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "notification_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "title": "Limite \"Lazer\" ultrapassado",
+                 *         "message": "Limite \"Lazer\" ultrapassado",
+                 *         "data": {
+                 *           "spending_limit_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *           "spent": 10500,
+                 *           "amount": 10000
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "spending_limit.exceeded";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookGoalReminder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "goal.reminder",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "goal_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "notification_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "title": "Lembrete da meta \"Viagem\"",
+                 *         "message": "Lembrete da meta \"Viagem\"",
+                 *         "data": {
+                 *           "goal_id": "0190a1b2-0000-7000-8000-00000000000a"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "goal.reminder";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookImportCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "import.completed",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "job_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "connection_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "status": "COMPLETED",
+                 *         "result": {
+                 *           "transactions": {}
+                 *         },
+                 *         "error": null
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "import.completed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookImportFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "import.failed",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "job_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "connection_id": null,
+                 *         "status": "FAILED",
+                 *         "result": null,
+                 *         "error": "Falha ao processar a importação; envie-a novamente"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "import.failed";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookRuleApplied: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "rule.applied",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "rule_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "job_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "updated": 12
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "rule.applied";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

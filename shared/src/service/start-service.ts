@@ -8,6 +8,7 @@ import type { CommonConfig } from '../config/load-config.ts';
 import { initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
 import { verifyJsonDepth } from '../http/json-depth.ts';
+import { idempotentWrites } from '../http/idempotency.ts';
 import { closeServer, listen } from '../http/server.ts';
 import { requireContext } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
@@ -131,6 +132,7 @@ export async function startService(
       express.use(requireContext(config.INTERNAL_SECRET));
       // the gateway already enforced the public size limits; this bounds internal calls
       express.use(json({ limit: '12mb', verify: verifyJsonDepth }));
+      express.use(idempotentWrites(orm, logger, definition.name));
       definition.mountRoutes(express, runtime);
     },
   });

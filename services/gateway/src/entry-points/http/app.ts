@@ -6,7 +6,6 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
-import { IdempotencyStore } from '../../data-access/idempotency-store.ts';
 import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
@@ -39,7 +38,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     insights: config.INSIGHTS_URL,
   };
   const openapi = buildOpenApi(routes, API_VERSION);
-  const idempotency = new IdempotencyStore(redis, config.QUEUE_PREFIX);
   return createApp({
     service: 'gateway',
     logger: deps.logger,
@@ -69,7 +67,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
             type: JSON_TYPES,
             verify: verifyJsonDepth,
           }),
-          idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET)),
+          idempotent(proxyTo(upstream[route.service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS)),
         );
       }
     },
