@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a bill from an account
-         * @description Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` and writes nothing. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.
+         * @description Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` with `Retry-After` (seconds) and writes nothing; that 409 is never kept as an `Idempotency-Key`'s answer, so a retry with the same key runs again. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.
          */
         post: operations["payBill"];
         delete?: never;
@@ -5959,13 +5959,14 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Nothing owed, a payment of this bill in progress, or its remainder carried to another bill */
+            /** @description Nothing owed, a payment of this bill in progress (with `Retry-After`), or its remainder carried to another bill */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,9 +3,14 @@ import type Joi from 'joi';
 export type ServiceName = 'gateway' | 'ledger' | 'billing' | 'insights';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/** Headers a service may set on one of its answers, beyond those the gateway sets on every answer. */
+export type ResponseHeader = 'Retry-After';
+
 export interface ResponseContract {
   description: string;
   schema?: Joi.Schema;
+  /** Headers this answer carries (documented under `components.headers`), e.g. `Retry-After` on a 409 busy. */
+  headers?: ResponseHeader[];
 }
 
 /** One public route: the gateway routes and documents it, the owning service validates with the same schemas. */

@@ -21,6 +21,10 @@ function examplesOf(doc: Json): Array<{ where: string; schema: unknown; example:
       }
     }
   }
+  for (const [event, webhook] of Object.entries((doc.webhooks ?? {}) as Json)) {
+    const media = webhook.post.requestBody.content['application/json'];
+    found.push({ where: `webhook ${event}`, ...media });
+  }
   return found;
 }
 
@@ -84,6 +88,9 @@ describe('OpenAPI document built from the contracts', () => {
     expect(Object.keys(document.paths['/v1/transactions'].get.responses)).toContain('404');
     expect(Object.keys(document.paths['/v1/tags'].get.responses)).not.toContain('404');
     expect(document.paths['/v1/tags'].get.responses['200'].headers).not.toHaveProperty('Idempotent-Replayed');
+    // a service's own header on one answer: a busy bill's 409 asks to retry later
+    expect(Object.keys(document.paths['/v2/bills/{id}/pay'].post.responses['409'].headers)).toContain('Retry-After');
+    expect(Object.keys(create['409'].headers)).not.toContain('Retry-After');
     expect(document.paths['/v1/tags'].get.responses['401'].headers).toEqual({
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
     });

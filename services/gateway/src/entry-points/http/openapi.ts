@@ -7,8 +7,8 @@ import {
 } from '@finance/shared/contracts/insights/webhooks';
 import { type RouteContract, scopeFor } from '@finance/shared/contracts/route';
 import { MAX_JSON_DEPTH } from '@finance/shared/http/json-depth';
-import { type JsonSchema, SchemaRegistry, tidySchema } from './openapi-schema.ts';
 import { WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
+import { type JsonSchema, SchemaRegistry, tidySchema } from './openapi-schema.ts';
 import { exampleFor } from './schema-example.ts';
 
 /** What each tag groups; a tag missing here is still documented, with a generic description. */
@@ -159,8 +159,13 @@ function operationOf(route: RouteContract, registry: SchemaRegistry) {
   const responses: Record<string, unknown> = {};
   const success = Object.keys(route.responses).find((status) => status.startsWith('2'));
   for (const [status, response] of Object.entries(route.responses)) {
+    // headers the service sets on this answer, on top of the gateway's
+    const headers = {
+      ...passedHeaders,
+      ...Object.fromEntries((response.headers ?? []).map((name) => [name, header(name)])),
+    };
     if (!response.schema) {
-      responses[status] = { description: response.description, headers: passedHeaders };
+      responses[status] = { description: response.description, headers };
       continue;
     }
     const schema = registry.toSchema(response.schema);
@@ -175,7 +180,7 @@ function operationOf(route: RouteContract, registry: SchemaRegistry) {
           );
     responses[status] = {
       description: response.description,
-      headers: passedHeaders,
+      headers,
       content: { 'application/json': { schema, example } },
     };
   }
