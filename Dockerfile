@@ -71,5 +71,9 @@ COPY --from=build --chown=root:root /app/scripts ./scripts
 # mounted read-only in Kubernetes.
 USER node
 EXPOSE 8080
+# Liveness of whichever service runs (PORT): /healthz answers while the process serves, whatever the
+# state of PostgreSQL or Redis (readiness is /readyz, which compose and Kubernetes probe themselves).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "services/gateway/src/main.ts"]

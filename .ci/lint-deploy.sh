@@ -100,7 +100,31 @@ if ! command -v docker-compose >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq docker-compose >/dev/null
 fi
-docker-compose -f docker-compose.yml config -q
-echo "docker-compose.yml OK"
+# Production needs these: without them compose must refuse, naming the variable.
+REQUIRED_VARS=(POSTGRES_PASSWORD INTERNAL_SECRET KEY_PEPPER)
+compose_env() { # prints VAR=value for every required variable but the one named
+  local v
+  for v in "${REQUIRED_VARS[@]}"; do [[ "$v" == "${1:-}" ]] || echo "$v=ci-value-0123456789abcdef0123456789abcdef"; done
+}
+for missing in "${REQUIRED_VARS[@]}"; do
+  if env -i PATH="$PATH" $(compose_env "$missing") docker-compose -f docker-compose.yml config -q >"$TMP/compose.out" 2>&1; then
+    die "docker-compose config accepted a missing $missing"
+  fi
+  grep -q "$missing" "$TMP/compose.out" || { cat "$TMP/compose.out" >&2; die "docker-compose refused without naming $missing"; }
+  echo "refused as expected without $missing"
+done
+# shellcheck disable=SC2046 # one VAR=value word per variable
+env -i PATH="$PATH" $(compose_env) docker-compose -f docker-compose.yml config >"$TMP/compose.yaml"
+# every published port binds to 127.0.0.1 by default (GATEWAY_BIND opens it on purpose)
+"$NODE" -e '
+const { parse } = require("yaml");
+const doc = parse(require("fs").readFileSync(process.argv[1], "utf8"));
+for (const [name, svc] of Object.entries(doc.services)) {
+  for (const p of svc.ports ?? []) {
+    const host = typeof p === "string" ? p.split(":").length === 3 ? p.split(":")[0] : "" : p.host_ip ?? "";
+    if (host !== "127.0.0.1") { console.error(`service ${name} publishes ${JSON.stringify(p)} beyond 127.0.0.1`); process.exit(1); }
+  }
+}' "$TMP/compose.yaml"
+echo "docker-compose.yml OK (required variables enforced, ports on 127.0.0.1)"
 
 printf '\nlint-deploy: all checks passed\n'

@@ -1,8 +1,12 @@
 import Joi from 'joi';
 
-/** Validates the environment against a service's schema at start; the only place that reads process.env. */
+/**
+ * Validates the environment against a service's schema at start; the only place that reads process.env.
+ * A variable set to the empty string counts as unset (compose's `${VAR:-}`, an optional Secret key).
+ */
 export function loadConfig<T>(schema: Joi.ObjectSchema<T>, env: NodeJS.ProcessEnv = process.env): T {
-  const { value, error } = schema.validate(env, {
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const { value, error } = schema.validate(given, {
     abortEarly: false,
     allowUnknown: true,
     stripUnknown: true,
