@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { initOrm, migrateSchema } from '@finance/shared/db/orm';
-import { closeServer, listen } from '@finance/shared/http/server';
+import { type DrainState, drainAndClose, listen } from '@finance/shared/http/server';
 import { createLogger, type Logger } from '@finance/shared/logger';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { QueueRegistry } from '@finance/shared/queue/queues';
@@ -49,7 +49,8 @@ export async function startGateway(
   for (const name of Object.values(QUEUES)) queues.get(name);
   queues.startDepthMetrics();
   const adminRouter = queueDashboardRouter(config.ADMIN_SECRET, queues);
-  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter });
+  const drain: DrainState = { draining: false };
+  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter, drain });
   const server = await listen(app, config.PORT);
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, 'gateway listening');
@@ -59,7 +60,7 @@ export async function startGateway(
     orm,
     server,
     async stop() {
-      await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+      await drainAndClose(server, drain, { delayMs: config.SHUTDOWN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
       await queues.close();
       redis.disconnect();
       await orm.close();

@@ -48,6 +48,13 @@ export const commonConfigKeys = {
     .default('finance')
     .description('Redis key prefix of every BullMQ queue (isolates environments sharing one Redis)'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).default(20000).description('Grace period for SIGTERM'),
+  SHUTDOWN_DELAY_MS: Joi.number()
+    .integer()
+    .min(0)
+    .default(0)
+    .description(
+      'After SIGTERM, keep serving this long (readiness 503, responses close their connection) before closing the port; Kubernetes uses a preStop sleep instead',
+    ),
 };
 
 export interface CommonConfig {
@@ -61,6 +68,7 @@ export interface CommonConfig {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   QUEUE_PREFIX: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  SHUTDOWN_DELAY_MS: number;
 }
 
 /** The shared keys alone: for tools that touch every schema (migrations) and need no service secret. */

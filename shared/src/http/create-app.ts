@@ -6,6 +6,7 @@ import { pinoHttp } from 'pino-http';
 import { traceRequests } from '../telemetry/http-tracing.ts';
 import { httpMetrics, registry } from '../telemetry/metrics.ts';
 import { errorMiddleware, notFoundHandler } from './error-middleware.ts';
+import type { DrainState } from './server.ts';
 
 export interface AppOptions {
   service: string;
@@ -18,6 +19,8 @@ export interface AppOptions {
   notFound?: (req: Request, res: Response, next: NextFunction) => void;
   /** Guards `/metrics` (the gateway's is on the public port); internal services leave it open. */
   metricsGuard?: (req: Request, res: Response, next: NextFunction) => void;
+  /** Set while the process shuts down: /readyz answers 503 and every response closes its connection. */
+  drain?: DrainState;
 }
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -44,10 +47,22 @@ export function createApp(options: AppOptions): Express {
     }),
   );
   app.use(httpMetrics(options.service));
+  const drain = options.drain;
+  if (drain) {
+    app.use((_req, res, next) => {
+      // a keep-alive client reconnects (to another pod) instead of reusing a socket about to close
+      if (drain.draining) res.setHeader('connection', 'close');
+      next();
+    });
+  }
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
   });
   app.get('/readyz', async (_req, res) => {
+    if (drain?.draining) {
+      res.status(503).json({ status: 'draining', service: options.service });
+      return;
+    }
     try {
       await options.ready();
       res.json({ status: 'ready', service: options.service });

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
 import { initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
-import { closeServer, listen } from '../http/server.ts';
+import { type DrainState, drainAndClose, listen } from '../http/server.ts';
 import { requireContext } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { EVENT_ROUTES, type QueueName } from '../queue/catalogue.ts';
@@ -117,9 +117,11 @@ export async function startService(
   const workers = runsWorkers && definition.startWorkers ? await definition.startWorkers(runtime) : [];
   runtime.queues.startDepthMetrics();
 
+  const drain: DrainState = { draining: false };
   const app = createApp({
     service: definition.name,
     logger,
+    drain,
     ready: async () => {
       await orm.em.getConnection().execute('select 1');
       await whenConnected(producerRedis, 2000);
@@ -147,7 +149,10 @@ export async function startService(
     stop() {
       // a second SIGTERM (or a test's cleanup) waits for the same drain instead of closing twice
       stopping ??= (async () => {
-        await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+        await drainAndClose(server, drain, {
+          delayMs: config.SHUTDOWN_DELAY_MS,
+          timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        });
         await Promise.all(workers.map((worker) => worker.close()));
         await runtime.outbox?.stop();
         await runtime.queues.close();

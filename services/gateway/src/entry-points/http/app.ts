@@ -1,5 +1,6 @@
 import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
 import { createApp } from '@finance/shared/http/create-app';
+import type { DrainState } from '@finance/shared/http/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
@@ -23,6 +24,8 @@ export interface GatewayDeps {
   routes: RouteContract[];
   /** Extra routers mounted before authentication (the queue dashboard). */
   adminRouter?: express.Router;
+  /** Shutdown state (readiness 503 and `connection: close` while draining). */
+  drain?: DrainState;
 }
 
 const DEFAULT_BODY_LIMIT = '1mb';
@@ -44,9 +47,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     logger: deps.logger,
     // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
     metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
+    drain: deps.drain,
+    // PostgreSQL only: rate limiting and idempotency fail open without Redis, so a Redis outage must
+    // not take every gateway pod out of the load balancer
     ready: async () => {
       await orm.em.getConnection().execute('select 1');
-      await redis.ping();
     },
     mount: (app) => {
       app.get('/openapi.json', (_req, res) => {
