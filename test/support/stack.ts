@@ -34,6 +34,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Environment overrides for one service (e.g. `{ ledger: { ROLE: 'api' } }` to leave its queues to another process). */
   serviceEnv?: Partial<Record<'ledger' | 'billing' | 'insights', Record<string, string>>>;
+  /** PostgreSQL server the test database is created on (default: DATABASE_URL or the local one). */
+  databaseServerUrl?: string;
   /** Counts SQL statements per service, for tests that bound queries. */
   onQuery?: (service: string, sql: string) => void;
 }
@@ -78,7 +80,10 @@ export class TestStack {
 
   static async start(options: StackOptions = {}): Promise<TestStack> {
     const suffix = randomBytes(6).toString('hex');
-    const databaseUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, testDatabaseName(suffix));
+    const databaseUrl = withDatabase(
+      options.databaseServerUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      testDatabaseName(suffix),
+    );
     await ensureDatabase(databaseUrl);
     const env: Record<string, string> = {
       NODE_ENV: 'test',

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicRoutes } from '@finance/shared/contracts/index';
-import { initOrm, migrateSchema } from '@finance/shared/db/orm';
+import { closeOrm, initOrm, migrateSchema } from '@finance/shared/db/orm';
 import { type DrainState, drainAndClose, listen } from '@finance/shared/http/server';
 import { createLogger, type Logger } from '@finance/shared/logger';
 import { QUEUES } from '@finance/shared/queue/catalogue';
@@ -63,7 +63,7 @@ export async function startGateway(
       await drainAndClose(server, drain, { delayMs: config.SHUTDOWN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
       await queues.close();
       redis.disconnect();
-      await orm.close();
+      if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
     },
   };
 }

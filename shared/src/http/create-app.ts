@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { traceRequests } from '../telemetry/http-tracing.ts';
 import { httpMetrics, registry } from '../telemetry/metrics.ts';
+import { accessLog } from './access-log.ts';
+import { OutageLog } from './dependency-outage.ts';
 import { errorMiddleware, notFoundHandler } from './error-middleware.ts';
 import type { DrainState } from './server.ts';
 
@@ -42,11 +44,15 @@ export function createApp(options: AppOptions): Express {
         res.setHeader('x-request-id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => HEALTH_PATHS.has(req.url ?? '') },
+      // request ids and req.log only: accessLog writes the one compact line per request
+      autoLogging: false,
       quietReqLogger: true,
     }),
   );
+  app.use(accessLog(options.logger, HEALTH_PATHS));
   app.use(httpMetrics(options.service));
+  const outage = new OutageLog(options.logger);
+  app.use(outage.watch);
   const drain = options.drain;
   if (drain) {
     app.use((_req, res, next) => {
@@ -76,6 +82,6 @@ export function createApp(options: AppOptions): Express {
   });
   options.mount(app);
   app.use(options.notFound ?? notFoundHandler);
-  app.use(errorMiddleware(options.logger));
+  app.use(errorMiddleware(options.logger, outage));
   return app;
 }

@@ -5,7 +5,7 @@ import type { Processor, Worker } from 'bullmq';
 import { type Express, json } from 'express';
 import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
-import { initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
+import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
 import { type DrainState, drainAndClose, listen } from '../http/server.ts';
 import { requireContext } from '../http/service-routes.ts';
@@ -158,7 +158,7 @@ export async function startService(
         await runtime.queues.close();
         for (const connection of workerConnections) connection.disconnect();
         producerRedis.disconnect();
-        await orm.close();
+        if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
       })();
       return stopping;
     },

@@ -83,6 +83,12 @@ function operationOf(route: RouteContract) {
     ...error('Rate limit of the key exceeded'),
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
   };
+  responses['503'] = {
+    ...error(
+      'A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`)',
+    ),
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } },
+  };
   const write = route.method !== 'get';
   if (write) {
     responses['409'] ??= error('Idempotency-Key reused with another request, or its first request still running');
