@@ -48,6 +48,18 @@ export const commonConfigKeys = {
     .default('finance')
     .description('Redis key prefix of every BullMQ queue (isolates environments sharing one Redis)'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).default(20000).description('Grace period for SIGTERM'),
+  OUTBOX_RETENTION_DAYS: Joi.number()
+    .integer()
+    .min(1)
+    .default(7)
+    .description('Relayed outbox rows older than this many days are deleted by the hourly retention job'),
+  INBOX_RETENTION_DAYS: Joi.number()
+    .integer()
+    .min(1)
+    .default(30)
+    .description(
+      'Inbox rows (processed event ids) older than this many days are deleted by the hourly retention job; keep it above the longest redelivery',
+    ),
   SHUTDOWN_DELAY_MS: Joi.number()
     .integer()
     .min(0)
@@ -69,6 +81,8 @@ export interface CommonConfig {
   QUEUE_PREFIX: string;
   SHUTDOWN_TIMEOUT_MS: number;
   SHUTDOWN_DELAY_MS: number;
+  OUTBOX_RETENTION_DAYS: number;
+  INBOX_RETENTION_DAYS: number;
 }
 
 /** The shared keys alone: for tools that touch every schema (migrations) and need no service secret. */

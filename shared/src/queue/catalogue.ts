@@ -12,6 +12,10 @@ export const QUEUES = {
   goalReminders: 'insights.goal-reminders',
   investmentSnapshots: 'insights.investment-snapshots',
   investmentYields: 'insights.investment-yields',
+  /** Hourly deletion of old outbox and inbox rows, one queue per service that has them. */
+  ledgerRetention: 'ledger.retention',
+  billingRetention: 'billing.retention',
+  insightsRetention: 'insights.retention',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

@@ -14,6 +14,7 @@ import { EVENT_ROUTES, type QueueName } from '../queue/catalogue.ts';
 import { OutboxRelay } from '../queue/outbox.ts';
 import { QueueRegistry, startWorker, type WorkerOptions } from '../queue/queues.ts';
 import { createRedis, whenConnected } from '../queue/redis.ts';
+import { retentionTablesOf, startRetentionWorker } from './retention-worker.ts';
 
 export interface ServiceConfig extends CommonConfig {
   PORT: number;
@@ -115,6 +116,8 @@ export async function startService(
     for (const name of new Set(Object.values(EVENT_ROUTES).flat())) runtime.queues.get(name);
   }
   const workers = runsWorkers && definition.startWorkers ? await definition.startWorkers(runtime) : [];
+  const retention = retentionTablesOf(definition);
+  if (runsWorkers && retention.length > 0) workers.push(await startRetentionWorker(runtime, retention));
   runtime.queues.startDepthMetrics();
 
   const drain: DrainState = { draining: false };
