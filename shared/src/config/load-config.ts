@@ -48,6 +48,18 @@ export const commonConfigKeys = {
     .default('finance')
     .description('Redis key prefix of every BullMQ queue (isolates environments sharing one Redis)'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).default(20000).description('Grace period for SIGTERM'),
+  WORKER_QUEUES: Joi.string()
+    .pattern(/^[\w.-]+(,[\w.-]+)*$/)
+    .optional()
+    .description(
+      'Worker role: the queues this process consumes, comma-separated (`outbox` is the outbox relay); unset: every queue of the service',
+    ),
+  WORKER_CONCURRENCY: Joi.number()
+    .integer()
+    .min(1)
+    .max(100)
+    .default(4)
+    .description('Jobs a worker runs at once per queue, for queues whose code does not fix it (singletons run 1)'),
   OUTBOX_RETENTION_DAYS: Joi.number()
     .integer()
     .min(1)
@@ -81,6 +93,8 @@ export interface CommonConfig {
   QUEUE_PREFIX: string;
   SHUTDOWN_TIMEOUT_MS: number;
   SHUTDOWN_DELAY_MS: number;
+  WORKER_QUEUES?: string;
+  WORKER_CONCURRENCY: number;
   OUTBOX_RETENTION_DAYS: number;
   INBOX_RETENTION_DAYS: number;
 }

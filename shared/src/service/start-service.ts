@@ -10,7 +10,7 @@ import { createApp } from '../http/create-app.ts';
 import { type DrainState, drainAndClose, listen } from '../http/server.ts';
 import { requireContext } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { EVENT_ROUTES, type QueueName } from '../queue/catalogue.ts';
+import { EVENT_ROUTES, QUEUES, type QueueName } from '../queue/catalogue.ts';
 import { OutboxRelay } from '../queue/outbox.ts';
 import { QueueRegistry, startWorker, type WorkerOptions } from '../queue/queues.ts';
 import { createRedis, whenConnected } from '../queue/redis.ts';
@@ -78,6 +78,7 @@ export async function startService(
   });
   if (config.MIGRATE_ON_START) await migrateSchema(orm, config.DATABASE_URL, definition.schema);
 
+  const consumes = workerQueueFilter(config.WORKER_QUEUES);
   const producerRedis = createRedis(config.REDIS_URL, 'producer');
   producerRedis.on('error', (err) => logger.debug({ err: err.message }, 'redis producer connection error'));
   // a service whose start returns is ready when Redis is up; when it is not, the outbox keeps the events
@@ -102,7 +103,8 @@ export async function startService(
         connection: runtime.workerRedis(),
         logger,
         prefix: config.QUEUE_PREFIX,
-        concurrency,
+        concurrency: concurrency ?? config.WORKER_CONCURRENCY,
+        autorun: consumes(name),
         ...lock,
       });
     },
@@ -111,7 +113,7 @@ export async function startService(
   const runsWorkers = config.ROLE !== 'api';
   if (definition.hasOutbox) {
     runtime.outbox = new OutboxRelay({ orm, service: definition.name, queues: runtime.queues.get, logger });
-    if (runsWorkers) runtime.outbox.start();
+    if (runsWorkers && consumes('outbox')) runtime.outbox.start();
     // the queues its relay may produce to show in queue_depth before the first event
     for (const name of new Set(Object.values(EVENT_ROUTES).flat())) runtime.queues.get(name);
   }
@@ -119,6 +121,7 @@ export async function startService(
   const retention = retentionTablesOf(definition);
   if (runsWorkers && retention.length > 0) workers.push(await startRetentionWorker(runtime, retention));
   runtime.queues.startDepthMetrics();
+  if (runsWorkers && config.WORKER_QUEUES) logger.info({ queues: config.WORKER_QUEUES }, 'worker group');
 
   const drain: DrainState = { draining: false };
   const app = createApp({
@@ -166,4 +169,17 @@ export async function startService(
       return stopping;
     },
   };
+}
+
+/**
+ * Which queues a worker process consumes (WORKER_QUEUES, comma-separated; `outbox` is the relay):
+ * every one when unset. An unknown name refuses the start, so a typo cannot leave a queue unserved.
+ */
+export function workerQueueFilter(list: string | undefined): (name: string) => boolean {
+  if (!list) return () => true;
+  const names = new Set(list.split(',').map((name) => name.trim()));
+  const known = new Set<string>([...Object.values(QUEUES), 'outbox']);
+  const unknown = [...names].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new Error(`WORKER_QUEUES: unknown queue(s) ${unknown.join(', ')}`);
+  return (name) => names.has(name);
 }
