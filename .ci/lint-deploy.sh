@@ -67,6 +67,8 @@ expect_fail lint "an unknown top-level key" "replicaCount" "${DEV[@]}" --set rep
 expect_fail lint "a chart-owned key in config.extraEnv" "LOG_LEVEL" "${DEV[@]}" --set config.extraEnv.LOG_LEVEL=debug
 expect_fail lint "a short KEY_PEPPER" "keyPepper" "${DEV[@]}" --set secrets.keyPepper=short
 expect_fail lint "a tag as image.digest" "digest" "${DEV[@]}" --set image.digest=latest
+expect_fail lint "a worker group with a typo (queue for queues)" "queue" "${DEV[@]}" --set 'services.billing.worker.groups.rollover.queue={billing.bill-rollover}'
+expect_fail template "KEDA on the relay-only group" "no queue to scale on" "${DEV[@]}" --set 'services.ledger.worker.groups.events.queues={outbox}' --set services.ledger.worker.groups.events.keda.enabled=true
 
 # name|extra helm arguments.
 LONG_NAME="$(printf 'a%.0s' {1..60})"
@@ -74,6 +76,7 @@ VARIANTS=(
   "development|-f $CHART/ci/development-values.yaml"
   "explicit-secrets|--set secrets.databaseUrl=postgresql://app@db:5432/finance --set secrets.redisUrl=redis://redis:6379 --set secrets.internalSecret=0123456789abcdef0123456789abcdef --set secrets.keyPepper=fedcba9876543210fedcba9876543210"
   "existing-secret+lb+no-hpa|--set secrets.existingSecret=finance-secrets --set services.gateway.service.type=LoadBalancer --set services.gateway.service.loadBalancerSourceRanges={10.0.0.0/8} --set services.ledger.api.autoscaling.enabled=false --set services.gateway.api.autoscaling.targetMemoryUtilizationPercentage=80"
+  "worker-groups-off+billing-groups|-f $CHART/ci/development-values.yaml --set services.ledger.worker.groups=null --set services.ledger.worker.keda.enabled=true --set services.billing.worker.groups.rollover.queues={billing.bill-rollover} --set services.billing.worker.groups.rollover.keda.enabled=true --set metrics.serviceMonitor.enabled=true"
   "no-migrations+no-netpol+no-workers|-f $CHART/ci/development-values.yaml --set migrations.enabled=false --set networkPolicy.enabled=false --set services.billing.worker.enabled=false --set config.otlpEndpoint=http://otel:4318 --set config.extraEnv.FOO=bar"
   "production(ingress+httproute+servicemonitors+keda+ca-bundle)|-f $CHART/ci/production-values.yaml"
   "long-fullnameOverride|-f $CHART/ci/production-values.yaml --set fullnameOverride=$LONG_NAME"

@@ -62,6 +62,32 @@ Labels telling one workload from the others, added on top of finance-api.labels.
 {{- define "finance-api.componentLabels" -}}
 app.kubernetes.io/component: {{ .service }}
 finance-api/role: {{ .role }}
+{{- with .group }}
+finance-api/worker-group: {{ . }}
+{{- end }}
+{{- end }}
+
+{{/*
+Every worker Deployment of the release as JSON {"list": [...]}: one per service without
+worker.groups, else one per group. Each item: service, group ("" when none), port, queues (the
+group's, empty meaning every queue), values (the worker's values with the group's merged over).
+Read with (include "finance-api.workers" $ | fromJson).list.
+*/}}
+{{- define "finance-api.workers" -}}
+{{- $list := list }}
+{{- range $service, $svc := .Values.services }}
+{{- if and $svc.worker $svc.worker.enabled }}
+{{- if $svc.worker.groups }}
+{{- range $group, $g := $svc.worker.groups }}
+{{- $values := mergeOverwrite (deepCopy (omit $svc.worker "groups")) (deepCopy (omit $g "queues")) }}
+{{- $list = append $list (dict "service" $service "group" $group "port" $svc.port "queues" $g.queues "values" $values) }}
+{{- end }}
+{{- else }}
+{{- $list = append $list (dict "service" $service "group" "" "port" $svc.port "queues" list "values" (omit $svc.worker "groups")) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- dict "list" $list | toJson }}
 {{- end }}
 
 {{/*
@@ -70,6 +96,7 @@ The prefix is shortened, never the suffix, so a long fullnameOverride cannot mak
 */}}
 {{- define "finance-api.workloadName" -}}
 {{- $suffix := ternary (printf "-%s-worker" .service) (printf "-%s" .service) (eq .role "worker") }}
+{{- if .group }}{{ $suffix = printf "%s-%s" $suffix .group }}{{ end }}
 {{- include "finance-api.suffixedName" (dict "root" .root "suffix" $suffix) }}
 {{- end }}
 

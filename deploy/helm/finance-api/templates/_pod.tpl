@@ -47,6 +47,14 @@ spec:
           value: {{ .role | quote }}
         - name: PORT
           value: {{ .port | quote }}
+        {{- if eq .role "worker" }}
+        - name: WORKER_CONCURRENCY
+          value: {{ $w.concurrency | quote }}
+        {{- with .queues }}
+        - name: WORKER_QUEUES
+          value: {{ join "," . | quote }}
+        {{- end }}
+        {{- end }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "DATABASE_URL") | nindent 8 }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "REDIS_URL") | nindent 8 }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "INTERNAL_SECRET") | nindent 8 }}
