@@ -19,6 +19,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .nvmrc ./
 COPY shared/package.json shared/package.json
+COPY clients/typescript/package.json clients/typescript/package.json
 COPY services/gateway/package.json services/gateway/package.json
 COPY services/ledger/package.json services/ledger/package.json
 COPY services/billing/package.json services/billing/package.json
@@ -43,6 +44,7 @@ FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY --from=deps /app/package.json /app/package-lock.json ./
 COPY --from=deps /app/shared/package.json shared/package.json
+COPY --from=deps /app/clients/typescript/package.json clients/typescript/package.json
 COPY --from=deps /app/services/gateway/package.json services/gateway/package.json
 COPY --from=deps /app/services/ledger/package.json services/ledger/package.json
 COPY --from=deps /app/services/billing/package.json services/billing/package.json
