@@ -48,7 +48,7 @@ export async function startGateway(
   const queues = new QueueRegistry(redis, config.QUEUE_PREFIX);
   for (const name of Object.values(QUEUES)) queues.get(name);
   queues.startDepthMetrics();
-  const adminRouter = queueDashboardRouter(config.ADMIN_SECRET, queues);
+  const adminRouter = await queueDashboardRouter(config.ADMIN_SECRET, queues);
   const drain: DrainState = { draining: false };
   const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter, drain });
   const server = await listen(app, config.PORT);
