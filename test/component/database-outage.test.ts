@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { pino } from 'pino';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
@@ -133,5 +134,45 @@ describe('a PostgreSQL outage answers 503 with Retry-After, logged once, and hea
       15_000,
       100,
     );
+  });
+
+  it('when a service cannot be reached, then the gateway answers 503 with Retry-After and logs one line when it goes and one when it returns', async () => {
+    const port = await freePort();
+    const lines: Array<Record<string, unknown>> = [];
+    const lonely = await startGateway(
+      loadGatewayConfig({
+        ...stack.env,
+        DATABASE_URL: stack.databaseUrl,
+        MIGRATE_ON_START: 'false',
+        LEDGER_URL: `http://127.0.0.1:${port}`,
+        BILLING_URL: stack.service('billing').url,
+        INSIGHTS_URL: stack.service('insights').url,
+      }),
+      pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    );
+    const fakeLedger = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"data":[]}');
+    });
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        const response = await fetch(`${lonely.url}/v1/accounts`, { headers: auth() });
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('5');
+      }
+      await new Promise<void>((resolve) => fakeLedger.listen(port, '127.0.0.1', resolve));
+      expect((await fetch(`${lonely.url}/v1/accounts`, { headers: auth() })).status).toBe(200);
+    } finally {
+      fakeLedger.close();
+      await lonely.stop();
+    }
+    const states = lines
+      .filter((line) => line.dependency === 'ledger')
+      .map((line) => [line.msg, line.requests_refused]);
+    expect(states).toEqual([
+      ['dependency unavailable: answering 503 until it returns', undefined],
+      ['dependency available again', 5],
+    ]);
+    expect(lines.filter((line) => line.level === 50)).toEqual([]);
   });
 });

@@ -41,19 +41,20 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
 }
 
 /**
- * One log line per state change of the database, not a stack per request: `down` logs the first
- * failure of an outage (a warn without stack), and the first successful answer after it logs the
- * recovery.
+ * One log line per state change of a dependency, not a stack per request: `down` logs the first
+ * failure of an outage (a warn without stack), and the first success after it (`up`, or a request
+ * not answered 5xx when `watch` is mounted) logs the recovery.
  */
 export class OutageLog {
   private isDown = false;
   private since = 0;
   private failed = 0;
-
   private readonly logger: Logger;
+  private readonly dependency: string;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, dependency = 'postgresql') {
     this.logger = logger;
+    this.dependency = dependency;
   }
 
   down(err: unknown): void {
@@ -63,22 +64,27 @@ export class OutageLog {
     this.since = Date.now();
     const e = err as { code?: unknown; message?: unknown };
     this.logger.warn(
-      { dependency: 'postgresql', code: e?.code, reason: String(e?.message ?? err).slice(0, 200) },
+      { dependency: this.dependency, code: e?.code, reason: String(e?.message ?? err).slice(0, 200) },
       'dependency unavailable: answering 503 until it returns',
     );
+  }
+
+  /** The dependency answered: logs the end of an outage, once. */
+  up(): void {
+    if (!this.isDown) return;
+    this.isDown = false;
+    this.logger.info(
+      { dependency: this.dependency, down_ms: Date.now() - this.since, requests_refused: this.failed },
+      'dependency available again',
+    );
+    this.failed = 0;
   }
 
   /** Marks the outage over when a request not answered 5xx completes. */
   watch = (req: Request, res: Response, next: NextFunction): void => {
     if (this.isDown) {
       res.once('finish', () => {
-        if (!this.isDown || res.statusCode >= 500 || req.path === '/healthz' || req.path === '/metrics') return;
-        this.isDown = false;
-        this.logger.info(
-          { dependency: 'postgresql', down_ms: Date.now() - this.since, requests_refused: this.failed },
-          'dependency available again',
-        );
-        this.failed = 0;
+        if (res.statusCode < 500 && req.path !== '/healthz' && req.path !== '/metrics') this.up();
       });
     }
     next();

@@ -1,5 +1,6 @@
 import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
 import { createApp } from '@finance/shared/http/create-app';
+import { OutageLog } from '@finance/shared/http/dependency-outage';
 import type { DrainState } from '@finance/shared/http/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
@@ -42,6 +43,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   };
   const openapi = buildOpenApi(routes, '0.1.0');
   const idempotency = new IdempotencyStore(redis, config.QUEUE_PREFIX);
+  // one outage log per service: its first unreachable call and its return each log one line
+  const outages = {
+    ledger: new OutageLog(deps.logger, 'ledger'),
+    billing: new OutageLog(deps.logger, 'billing'),
+    insights: new OutageLog(deps.logger, 'insights'),
+  };
   return createApp({
     service: 'gateway',
     logger: deps.logger,
@@ -68,7 +75,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           authorize(route),
           requireJson,
           express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES }),
-          idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET)),
+          idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET, outages[route.service])),
         );
       }
     },

@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
+import type { OutageLog } from '@finance/shared/http/dependency-outage';
 import { internalAgent } from '@finance/shared/http/internal-client';
 import { injectTraceHeaders } from '@finance/shared/telemetry/tracing';
 import type { Request, Response } from 'express';
@@ -19,8 +20,11 @@ export interface UpstreamReply {
 export const upstreamReplyOf = (res: Response): UpstreamReply | undefined =>
   res.locals.upstreamReply as UpstreamReply | undefined;
 
-/** Forwards the request to its service with the signed context and streams the answer back (buffers it when asked). */
-export function proxyTo(baseUrl: string, secret: string) {
+/**
+ * Forwards the request to its service with the signed context and streams the answer back (buffers it
+ * when asked). A service out of reach is a 503 with Retry-After, logged once per outage by `outage`.
+ */
+export function proxyTo(baseUrl: string, secret: string, outage?: OutageLog) {
   const base = baseUrl.replace(/\/$/, '');
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = injectTraceHeaders({
@@ -40,9 +44,11 @@ export function proxyTo(baseUrl: string, secret: string) {
         body,
         dispatcher: internalAgent,
       });
-    } catch {
+    } catch (err) {
+      outage?.down(err);
       throw new AppError(503, 'Serviço temporariamente indisponível', { headers: { 'retry-after': '5' } });
     }
+    outage?.up();
     res.status(upstream.statusCode);
     for (const name of PASSED_RESPONSE_HEADERS) {
       const value = upstream.headers[name];
