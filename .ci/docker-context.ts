@@ -37,7 +37,8 @@ function excluded(path: string): boolean {
 
 /** A directory may be skipped whole when it is excluded and no `!` rule could re-include below it. */
 const prunable = (dir: string): boolean =>
-  excluded(dir) && !rules.some(({ negated, pattern }) => negated && (pattern.startsWith(`${dir}/`) || pattern.includes('*')));
+  excluded(dir) &&
+  !rules.some(({ negated, pattern }) => negated && (pattern.startsWith(`${dir}/`) || pattern.includes('*')));
 
 let copied = 0;
 function walk(rel: string): void {

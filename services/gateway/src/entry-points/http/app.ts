@@ -7,7 +7,6 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
-import { IdempotencyStore } from '../../data-access/idempotency-store.ts';
 import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
@@ -42,7 +41,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     insights: config.INSIGHTS_URL,
   };
   const openapi = buildOpenApi(routes, '0.1.0');
-  const idempotency = new IdempotencyStore(redis, config.QUEUE_PREFIX);
   // one outage log per service: its first unreachable call and its return each log one line
   const outages = {
     ledger: new OutageLog(deps.logger, 'ledger'),
@@ -55,8 +53,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
     metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
     drain: deps.drain,
-    // PostgreSQL only: rate limiting and idempotency fail open without Redis, so a Redis outage must
-    // not take every gateway pod out of the load balancer
+    // PostgreSQL only: rate limiting fails open without Redis (idempotency lives in each service's
+    // PostgreSQL), so a Redis outage must not take every gateway pod out of the load balancer
     ready: async () => {
       await orm.em.getConnection().execute('select 1');
     },
@@ -75,7 +73,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           authorize(route),
           requireJson,
           express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES }),
-          idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET, outages[route.service])),
+          idempotent(
+            proxyTo(
+              upstream[route.service],
+              config.INTERNAL_SECRET,
+              config.UPSTREAM_TIMEOUT_MS,
+              outages[route.service],
+            ),
+          ),
         );
       }
     },
