@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
 import { IdempotencyStore } from '../../data-access/idempotency-store.ts';
+import type { KeyCache } from '../../domain/key-cache.ts';
 import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
@@ -23,6 +24,8 @@ export interface GatewayDeps {
   routes: RouteContract[];
   /** Extra routers mounted before authentication (the queue dashboard). */
   adminRouter?: express.Router;
+  /** Verified keys kept in memory while revocations are being listened for. */
+  keyCache?: KeyCache;
 }
 
 const DEFAULT_BODY_LIMIT = '1mb';
@@ -54,8 +57,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       });
       app.use(docsRouter());
       if (deps.adminRouter) app.use('/admin', deps.adminRouter);
-      app.use(authenticate(orm, config.KEY_PEPPER));
-      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX));
+      app.use(authenticate(orm, config.KEY_PEPPER, deps.keyCache));
+      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX, config.QUEUE_PREFIX));
       for (const route of routes) {
         if (route.service === 'gateway') continue;
         app[route.method](
