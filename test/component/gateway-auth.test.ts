@@ -203,6 +203,13 @@ describe('gateway: keys, scopes, contexts and the public error shape', () => {
     expect(response.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('when a service answers the gateway, then it skips the security headers only the public door needs', async () => {
+    const internal = await fetch(`${stack.service('ledger').url}/healthz`);
+    expect(internal.status).toBe(200);
+    expect(internal.headers.get('x-content-type-options')).toBeNull();
+    expect(internal.headers.get('content-security-policy')).toBeNull();
+  });
+
   it('when the process is asked, then /healthz and /readyz answer without a key', async () => {
     expect((await stack.client().get('/healthz')).status).toBe(200);
     expect((await stack.client().get('/readyz')).body).toMatchObject({ status: 'ready' });

@@ -50,7 +50,7 @@ export async function startGateway(
   const queues = new QueueRegistry(redis, config.QUEUE_PREFIX);
   for (const name of Object.values(QUEUES)) queues.get(name);
   queues.startDepthMetrics();
-  const adminRouter = queueDashboardRouter(config.ADMIN_SECRET, queues);
+  const adminRouter = await queueDashboardRouter(config.ADMIN_SECRET, queues);
   // verified keys are cached only while this listener is connected: a revocation empties every replica's cache
   const keyCache = new KeyCache();
   const accessChanges = new AccessChangeListener(config.DATABASE_URL, GATEWAY_SCHEMA, {

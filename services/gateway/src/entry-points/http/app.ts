@@ -45,6 +45,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   return createApp({
     service: 'gateway',
     logger: deps.logger,
+    publicFacing: true,
     // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
     metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
     ready: async () => {
