@@ -206,6 +206,17 @@ export async function listPage(
   limit: number,
   after: [string, string] | null,
 ): Promise<TransactionRow[]> {
+  const statement = listPageStatement(ctx, filters, limit, after);
+  return selectTransactions(em, statement.sql, statement.params);
+}
+
+/** The statement of `listPage` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
+export function listPageStatement(
+  ctx: CallerContext,
+  filters: ListFilters,
+  limit: number,
+  after: [string, string] | null,
+): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 't');
   const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
   const params: unknown[] = [contextKey(ctx), ...scope.params];
@@ -229,11 +240,10 @@ export async function listPage(
     params.push(...after);
   }
   params.push(limit + 1);
-  return selectTransactions(
-    em,
-    `select ${SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+  return {
+    sql: `select ${SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
     params,
-  );
+  };
 }
 
 export type Scope = 'THIS' | 'THIS_AND_NEXT' | 'ALL';
