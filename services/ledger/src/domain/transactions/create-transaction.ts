@@ -6,8 +6,8 @@ import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
-  insertReturningRows,
   insertTags,
+  insertWithEvent,
   type NewTransaction,
   type TransactionRow,
   visibleAccountIds,
@@ -16,7 +16,7 @@ import { assertOneHolder, billCardRows } from '../billing-support/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';
 import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
-import { recordTransactionChanges } from './record-changes.ts';
+import { transactionChangesEvent } from './record-changes.ts';
 import { assertBusinessAllowed, descriptionOf, entryDateOf, type TransactionInput } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
@@ -102,8 +102,12 @@ export async function createTransaction(
   const built = buildRows(ctx, input, today);
   const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built) : built;
   const first = rows[0];
-  const created = await em.transactional(async (tx) => {
-    if (input.account_id) {
+  const references = Boolean(
+    input.category_id || input.subcategory_id || input.contact_id || input.cost_center_id || input.tag_ids?.length,
+  );
+  const write = async (tx: EntityManager) => {
+    // with other references to check, the account is checked first, so its 404 comes first as before
+    if (input.account_id && references) {
       const accounts = await visibleAccountIds(tx, ctx, [input.account_id]);
       if (!accounts.has(input.account_id)) throw notFound('Conta não encontrada (account_id)');
     }
@@ -116,7 +120,10 @@ export async function createTransaction(
     });
     // a subcategory sent alone files the entry under its category
     if (subcategoryParent) for (const row of rows) row.category_id = subcategoryParent;
-    const inserted = await insertReturningRows(tx, rows);
+    // account check, rows and their event in one statement
+    const event = transactionChangesEvent(ctx, 'created', rows);
+    const inserted = await insertWithEvent(tx, ctx, rows, input.account_id ?? null, event);
+    if (inserted.length === 0) throw notFound('Conta não encontrada (account_id)');
     await insertTags(
       tx,
       rows.map((row) => row.id),
@@ -129,8 +136,9 @@ export async function createTransaction(
         [first.id, first.date, first.frequency, rows.length],
       );
     }
-    recordTransactionChanges(tx, ctx, 'created', rows);
     return inserted.find((row) => row.id === first.id) as TransactionRow;
-  });
+  };
+  // a create that is that one statement needs no transaction around it (one round trip instead of three)
+  const created = references || first.type === 'RECURRENT' ? await em.transactional(write) : await write(em);
   return transactionView(created);
 }
