@@ -1,5 +1,6 @@
 import { ACCESS_PROPAGATION_MS } from '../../services/gateway/src/domain/manage-access.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const INVALID = { message: 'Credenciais de API inválidas', statusCode: 401, error: 'Unauthorized' };
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
@@ -99,6 +100,27 @@ describe('gateway: keys, scopes, contexts and the public error shape', () => {
     for (const client of [...clients, ...clients]) expect((await client.get('/v2/business/contacts')).status).toBe(200);
     await stack.setLicense(company.profileId, 'inactive');
     for (const client of clients) expect((await client.get('/v2/business/contacts')).status).toBe(403);
+  });
+
+  it('when the connection listening for revocations is cut, then it comes back and revocations reach the cache again', async () => {
+    const key = await stack.createKey(tenant.userId);
+    const client = stack.client(key);
+    expect((await client.get('/v1/accounts')).status).toBe(200);
+    const listeners = () =>
+      stack.sql<{ pid: number }>(
+        `select pid from pg_stat_activity where datname = current_database() and application_name = 'finance-gateway-listen'`,
+      );
+    const before = (await listeners()).map((row) => row.pid);
+    expect(before.length).toBeGreaterThan(0);
+    await stack.sql('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+    await waitFor(async () => {
+      const now = (await listeners()).map((row) => row.pid);
+      return now.length === before.length && now.every((pid) => !before.includes(pid)) ? true : undefined;
+    });
+    expect((await client.get('/v1/accounts')).status).toBe(200);
+    expect((await client.get('/v1/accounts')).status).toBe(200);
+    await stack.revokeKey(key.keyId);
+    expect((await client.get('/v1/accounts')).status).toBe(401);
   });
 
   it('when a cached key is used with a wrong secret, then 401', async () => {
