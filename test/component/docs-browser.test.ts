@@ -95,6 +95,8 @@ describe('docs: /docs rendered by headless Chromium', () => {
 
   it('when the page renders, then every operation of the published contract is listed', () => {
     const missing = CONTRACT_OPERATIONS.filter((operation) => !rendered.includes(operation));
-    expect({ 'contract operations missing from /docs': missing }).toEqual({ 'contract operations missing from /docs': [] });
+    expect({ 'contract operations missing from /docs': missing }).toEqual({
+      'contract operations missing from /docs': [],
+    });
   });
 });

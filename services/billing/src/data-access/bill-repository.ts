@@ -1,5 +1,6 @@
 import type { CalendarDate } from '@finance/shared/calendar';
 import { newId } from '@finance/shared/db/base-entity';
+import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillDates } from '../domain/bills/bill-calendar.ts';
 
@@ -141,12 +142,15 @@ export async function updateBillDates(em: EntityManager, bills: Array<BillDates 
  */
 export async function reopenForRollover(em: EntityManager, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await em.getConnection().execute(
-    `update bills set rolled_over_at = null, updated_at = now()
+  // bookkeeping for the rollover, not the payment's outcome: a retried payment may run it again
+  await outsideIdempotencyRecord(() =>
+    em.getConnection().execute(
+      `update bills set rolled_over_at = null, updated_at = now()
        where id in (?) and rolled_over_at is not null and carried_to_bill_id is null`,
-    [ids],
-    'run',
-    em.getTransactionContext(),
+      [ids],
+      'run',
+      em.getTransactionContext(),
+    ),
   );
 }
 
@@ -195,18 +199,22 @@ export type BillClaim =
  * now holds the remainder.
  */
 export async function claimBillForPayment(em: EntityManager, id: string): Promise<BillClaim> {
-  return em.transactional(async (tx) => {
-    const [row] = await run<{ carried_to_bill_id: string | null; busy: boolean }>(
-      tx,
-      'select carried_to_bill_id, coalesce(busy_until > now(), false) as busy from bills where id = ? for update',
-      [id],
-    );
-    if (!row) return { claimed: false, reason: 'busy' } as const;
-    if (row.carried_to_bill_id) return { claimed: false, reason: 'carried', holder: await chainEnd(tx, id) } as const;
-    if (row.busy) return { claimed: false, reason: 'busy' } as const;
-    await run(tx, `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds' where id = ?`, [id]);
-    return { claimed: true } as const;
-  });
+  return outsideIdempotencyRecord(() =>
+    em.transactional(async (tx) => {
+      const [row] = await run<{ carried_to_bill_id: string | null; busy: boolean }>(
+        tx,
+        'select carried_to_bill_id, coalesce(busy_until > now(), false) as busy from bills where id = ? for update',
+        [id],
+      );
+      if (!row) return { claimed: false, reason: 'busy' } as const;
+      if (row.carried_to_bill_id) return { claimed: false, reason: 'carried', holder: await chainEnd(tx, id) } as const;
+      if (row.busy) return { claimed: false, reason: 'busy' } as const;
+      await run(tx, `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds' where id = ?`, [
+        id,
+      ]);
+      return { claimed: true } as const;
+    }),
+  );
 }
 
 /** The bill at the end of `id`'s carry chain (itself when it was never carried). */
@@ -239,7 +247,7 @@ export async function claimBillsForRollover(em: EntityManager, ids: string[]): P
 
 export async function releaseBills(em: EntityManager, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await run(em, 'update bills set busy_until = null where id in (?)', [ids]);
+  await outsideIdempotencyRecord(() => run(em, 'update bills set busy_until = null where id in (?)', [ids]));
 }
 
 /** Per card, its oldest bill past due that the rollover has not handled yet (one statement). */
@@ -262,6 +270,33 @@ export async function oldestDueBillPerCard(
   return raws.map(toRow);
 }
 
+export type BillAnnouncement = 'closed' | 'overdue';
+
+/**
+ * Bills whose closing date (closed) or due date (overdue) has passed by `today`, within the last
+ * `lookbackDays`, and that were not announced yet; overdue ones only while not carried (the caller checks the balance).
+ */
+export async function billsToAnnounce(
+  em: EntityManager,
+  kind: BillAnnouncement,
+  today: CalendarDate,
+  lookbackDays: number,
+  limit: number,
+): Promise<BillRow[]> {
+  const condition =
+    kind === 'closed'
+      ? 'b.closed_event_at is null and b.closing_date <= ?::date and b.closing_date > ?::date - ?::int'
+      : 'b.overdue_event_at is null and b.due_date < ?::date and b.due_date >= ?::date - ?::int';
+  const raws = await run<RawBill>(
+    em,
+    `select ${columns('b')} from bills b
+       join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
+     where ${condition} order by b.id limit ?`,
+    [today, today, lookbackDays, limit],
+  );
+  return raws.map(toRow);
+}
+
 /** Months after `month` whose stored bill the rollover already handled (a carry skips them). */
 export async function rolledMonthsAfter(em: EntityManager, cardId: string, month: CalendarDate): Promise<Set<string>> {
   const rows = await run<{ month: string }>(
@@ -271,4 +306,13 @@ export async function rolledMonthsAfter(em: EntityManager, cardId: string, month
     [cardId, month],
   );
   return new Set(rows.map((row) => row.month));
+}
+
+/** Stamps a bill announced; true only for the caller that did it, so two runs record one event. */
+export async function markAnnounced(em: EntityManager, billId: string, kind: BillAnnouncement): Promise<boolean> {
+  const column = kind === 'closed' ? 'closed_event_at' : 'overdue_event_at';
+  const rows = await run(em, `update bills set ${column} = now() where id = ? and ${column} is null returning id`, [
+    billId,
+  ]);
+  return rows.length > 0;
 }

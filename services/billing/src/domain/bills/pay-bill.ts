@@ -2,11 +2,15 @@ import { parseCalendarDate, todayUtc } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextSql } from '@finance/shared/db/context-scope';
-import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { contextRef, contextSql } from '@finance/shared/db/context-scope';
+import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
+import { busy, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
+import { billEventData } from './announce-bills.ts';
 import { overpaymentBound, remainderOf } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
 
@@ -36,13 +40,16 @@ export async function payBill(
   if (!claim.claimed && claim.reason === 'carried') {
     throw conflict(`O saldo desta fatura foi levado adiante e está na fatura ${claim.holder}; pague aquela fatura`);
   }
-  if (!claim.claimed) throw conflict(PAYMENT_IN_PROGRESS);
+  if (!claim.claimed) throw busy(PAYMENT_IN_PROGRESS);
   let payment: Record<string, unknown>;
+  let amount: number;
+  // an idempotent request's retry replays the ledger call by its derived key, which needs the same body
+  const paymentId = servingIdempotentRequest() ? undefined : newId();
   try {
     const [totals] = await ledger.totals(ctx, [bill.id]);
     const owed = totals ? remainderOf(totals) : 0;
     if (input.amount === undefined && owed <= 0) throw conflict(NOTHING_OWED);
-    const amount = input.amount ?? owed;
+    amount = input.amount ?? owed;
     const bound = overpaymentBound(card);
     if (amount - owed > bound) {
       throw invalidField(
@@ -51,7 +58,7 @@ export async function payBill(
       );
     }
     payment = await ledger.payBill(ctx, {
-      payment_id: newId(),
+      payment_id: paymentId,
       bill_id: bill.id,
       account_id: input.account_id,
       amount,
@@ -65,5 +72,19 @@ export async function payBill(
     await releaseBills(em, [bill.id]);
   }
   const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
+  // a payment that leaves nothing owed announces the bill paid (a partial one shows as transaction.created);
+  // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment;
+  // a plain retry that found the payment already written (another id) does not announce it again
+  if (view.balance <= 0 && (paymentId === undefined || payment.id === paymentId)) {
+    await outsideIdempotencyRecord(() =>
+      em.transactional(async (tx) => {
+        recordEvent(tx, 'bill.paid', contextRef(ctx), {
+          ...billEventData(bill, undefined),
+          balance: view.balance,
+          payment: { transaction_id: String(payment.id), amount, date: String(payment.date).slice(0, 10) },
+        });
+      }),
+    );
+  }
   return { bill: view, payment };
 }

@@ -2,12 +2,13 @@ import { todayUtc } from '@finance/shared/calendar';
 import { type BillRolloverJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import { announceBills } from '../../domain/bills/announce-bills.ts';
 import { rollOverBills } from '../../domain/bills/roll-over-bills.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
 export const ROLLOVER_SCHEDULER_ID = 'daily-bill-rollover';
 
-/** Daily at 03:00 UTC; the job carries no date, so a late run catches up on every bill past due. */
+/** Daily at 03:00 UTC: announces bills closed or overdue, then carries remainders; a late run catches up. */
 export async function startBillRolloverWorker(runtime: ServiceRuntime) {
   await runtime.queues
     .get(QUEUES.billRollover)
@@ -21,7 +22,10 @@ export async function startBillRolloverWorker(runtime: ServiceRuntime) {
     async (job) => {
       const date = job.data?.date;
       if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UnrecoverableError('bad rollover date');
-      return rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), date ?? todayUtc());
+      const today = date ?? todayUtc();
+      // closed and overdue are noticed before the rollover carries what is owed
+      const announced = await announceBills(runtime.orm.em.fork(), ledgerFor(runtime), today);
+      return { ...(await rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), today)), announced };
     },
     1,
   );

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { NOTIFICATION_EVENTS_CTE } from '../../data-access/notification-writes.ts';
 
 /**
  * Notifies every reminder due this month and not yet notified for it: due on the day of its start_date
  * (clamped to the month end), between start_date and end_date. A late run still notifies the month's
  * reminder (catch-up); a second run the same month finds `last_notification` set and the dedupe key taken.
- * One statement: notifications inserted and `last_notification` stamped together.
+ * One statement: notifications inserted, their `goal.reminder` events recorded and `last_notification` stamped together.
  */
 export async function notifyGoalReminders(em: EntityManager, today: string): Promise<{ notified: number }> {
   const rows: Array<{ notified: string }> = await em.getConnection().execute(
@@ -37,8 +38,9 @@ export async function notifyGoalReminders(em: EntityManager, today: string): Pro
               now(), now()
        from ready
        on conflict (dedupe_key) do nothing
-       returning 1
+       returning id, user_id, profile_id, kind, title, message, data
      ),
+     ${NOTIFICATION_EVENTS_CTE},
      stamped as (
        update goal_reminders r set last_notification = cast(? as date)::timestamp at time zone 'UTC', updated_at = now()
        from ready where r.id = ready.id

@@ -3,6 +3,7 @@ import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
@@ -12,7 +13,13 @@ import {
   type TransactionRow,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
-import { assertOneHolder, billCardRows } from '../billing-support/card-rows.ts';
+import {
+  assertCalendarsCurrent,
+  assertOneHolder,
+  billCardRows,
+  type CalendarVersions,
+  withCurrentCalendars,
+} from '../billing-support/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';
 import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
@@ -99,13 +106,29 @@ export async function createTransaction(
   today: CalendarDate = todayUtc(),
 ) {
   validate(ctx, input);
-  const built = buildRows(ctx, input, today);
-  const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built) : built;
+  const created = await withCurrentCalendars(async () => {
+    const built = buildRows(ctx, input, today);
+    // billing answers before the transaction opens; the calendar version is re-checked inside it
+    const seen: CalendarVersions = new Map();
+    const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built, seen) : built;
+    return insertCreated(em, ctx, input, rows, seen);
+  });
+  return transactionView(created);
+}
+
+async function insertCreated(
+  em: EntityManager,
+  ctx: CallerContext,
+  input: CreateTransactionInput,
+  rows: NewTransaction[],
+  seen: CalendarVersions,
+) {
   const first = rows[0];
   const references = Boolean(
     input.category_id || input.subcategory_id || input.contact_id || input.cost_center_id || input.tag_ids?.length,
   );
   const write = async (tx: EntityManager) => {
+    await assertCalendarsCurrent(tx, seen);
     // with other references to check, the account is checked first, so its 404 comes first as before
     if (input.account_id && references) {
       const accounts = await visibleAccountIds(tx, ctx, [input.account_id]);
@@ -138,7 +161,9 @@ export async function createTransaction(
     }
     return inserted.find((row) => row.id === first.id) as TransactionRow;
   };
-  // a create that is that one statement needs no transaction around it (one round trip instead of three)
-  const created = references || first.type === 'RECURRENT' ? await em.transactional(write) : await write(em);
-  return transactionView(created);
+  // a create that is that one statement needs no transaction around it (one round trip instead of three);
+  // a card's calendar versions are re-checked inside a transaction, and under an Idempotency-Key the key's
+  // record commits with the write, which only a transaction carries (IdempotencySubscriber)
+  const oneStatement = !references && first.type !== 'RECURRENT' && seen.size === 0 && !servingIdempotentRequest();
+  return oneStatement ? write(em) : em.transactional(write);
 }
