@@ -58,6 +58,8 @@ export class TestStack {
   readonly url: string;
   readonly services: RunningService[];
   private readonly gateway: Awaited<ReturnType<typeof startGateway>>;
+  private readonly gatewayConfig: ReturnType<typeof loadGatewayConfig>;
+  private readonly replicas: Awaited<ReturnType<typeof startGateway>>[] = [];
   private readonly pool: pg.Pool;
   readonly pepper: string;
   readonly env: Record<string, string>;
@@ -65,12 +67,14 @@ export class TestStack {
   private constructor(init: {
     databaseUrl: string;
     gateway: Awaited<ReturnType<typeof startGateway>>;
+    gatewayConfig: ReturnType<typeof loadGatewayConfig>;
     services: RunningService[];
     pepper: string;
     env: Record<string, string>;
   }) {
     this.databaseUrl = init.databaseUrl;
     this.gateway = init.gateway;
+    this.gatewayConfig = init.gatewayConfig;
     this.url = init.gateway.url;
     this.services = init.services;
     this.pepper = init.pepper;
@@ -133,7 +137,7 @@ export class TestStack {
         INSIGHTS_URL: insights.url,
       });
       const gateway = await startGateway(gatewayConfig, logger);
-      return new TestStack({ databaseUrl, gateway, services, pepper: gatewayConfig.KEY_PEPPER, env });
+      return new TestStack({ databaseUrl, gateway, gatewayConfig, services, pepper: gatewayConfig.KEY_PEPPER, env });
     } catch (err) {
       for (const service of services.reverse()) await service.stop().catch(() => undefined);
       await dropDatabase(databaseUrl).catch(() => undefined);
@@ -182,6 +186,13 @@ export class TestStack {
     return new ApiClient(this.url, key);
   }
 
+  /** Another gateway replica on its own port, same database, Redis and services; stopped with the stack. */
+  async startGatewayReplica(): Promise<{ url: string; client(key?: KeyCredentials): ApiClient }> {
+    const replica = await startGateway(this.gatewayConfig, createLogger('test', this.env.LOG_LEVEL));
+    this.replicas.push(replica);
+    return { url: replica.url, client: (key?: KeyCredentials) => new ApiClient(replica.url, key) };
+  }
+
   /** A user with a read+write key and a read-only key in the personal context. */
   async tenant(): Promise<Tenant> {
     const userId = await this.createUser();
@@ -198,6 +209,7 @@ export class TestStack {
   }
 
   async stop(): Promise<void> {
+    for (const replica of this.replicas) await replica.stop();
     await this.gateway.stop();
     for (const service of [...this.services].reverse()) await service.stop();
     await this.pool.end();

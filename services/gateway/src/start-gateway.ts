@@ -9,8 +9,10 @@ import { QueueRegistry } from '@finance/shared/queue/queues';
 import { createRedis } from '@finance/shared/queue/redis';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GatewayConfig } from './config.ts';
+import { AccessChangeListener } from './data-access/access-changes.ts';
 import { gatewayEntities } from './data-access/entities.ts';
 import { gatewayMigrations } from './data-access/migrations/index.ts';
+import { KeyCache } from './domain/key-cache.ts';
 import { createGatewayApp } from './entry-points/http/app.ts';
 import { queueDashboardRouter } from './entry-points/http/queue-dashboard.ts';
 
@@ -50,7 +52,15 @@ export async function startGateway(
   queues.startDepthMetrics();
   const adminRouter = await queueDashboardRouter(config.ADMIN_SECRET, queues);
   const drain: DrainState = { draining: false };
-  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter, drain });
+  // verified keys are cached only while this listener is connected: a revocation empties every replica's cache
+  const keyCache = new KeyCache();
+  const accessChanges = new AccessChangeListener(config.DATABASE_URL, GATEWAY_SCHEMA, {
+    onListening: () => keyCache.enable(),
+    onChange: () => keyCache.invalidate(),
+    onLost: () => keyCache.disable(),
+  });
+  await accessChanges.start();
+  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter, drain, keyCache });
   const server = await listen(app, config.PORT);
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, 'gateway listening');
@@ -61,6 +71,7 @@ export async function startGateway(
     server,
     async stop() {
       await drainAndClose(server, drain, { delayMs: config.SHUTDOWN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+      await accessChanges.stop();
       await queues.close();
       redis.disconnect();
       if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');

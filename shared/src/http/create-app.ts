@@ -23,18 +23,23 @@ export interface AppOptions {
   metricsGuard?: (req: Request, res: Response, next: NextFunction) => void;
   /** Set while the process shuts down: /readyz answers 503 and every response closes its connection. */
   drain?: DrainState;
+  /**
+   * Browsers and API clients reach this app (the gateway): security headers (helmet) on every answer. Internal
+   * services answer only the gateway, which sets its own headers on what it relays, so they skip that work.
+   */
+  publicFacing?: boolean;
 }
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** The express app every service shares: security headers, request ids, logs, metrics, probes, errors. */
+/** The express app every service shares: request ids, logs, metrics, probes, errors (+ security headers on the public one). */
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(traceRequests(options.service));
-  app.use(helmet());
+  if (options.publicFacing) app.use(helmet());
   app.use(
     pinoHttp({
       logger: options.logger,

@@ -7,6 +7,7 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
+import type { KeyCache } from '../../domain/key-cache.ts';
 import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
@@ -26,6 +27,8 @@ export interface GatewayDeps {
   adminRouter?: express.Router;
   /** Shutdown state (readiness 503 and `connection: close` while draining). */
   drain?: DrainState;
+  /** Verified keys kept in memory while revocations are being listened for. */
+  keyCache?: KeyCache;
 }
 
 const DEFAULT_BODY_LIMIT = '1mb';
@@ -50,6 +53,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
   return createApp({
     service: 'gateway',
     logger: deps.logger,
+    publicFacing: true,
     // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
     metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
     drain: deps.drain,
@@ -64,8 +68,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       });
       app.use(docsRouter());
       if (deps.adminRouter) app.use('/admin', deps.adminRouter);
-      app.use(authenticate(orm, config.KEY_PEPPER));
-      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX));
+      app.use(authenticate(orm, config.KEY_PEPPER, deps.keyCache));
+      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX, config.QUEUE_PREFIX));
       for (const route of routes) {
         if (route.service === 'gateway') continue;
         app[route.method](

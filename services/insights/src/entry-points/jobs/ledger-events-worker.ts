@@ -9,6 +9,7 @@ import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
 
 const CONSUMER = 'insights';
+export const LEDGER_EVENTS_CONCURRENCY = 16;
 
 /** Consumes ledger events once each (inbox); `transaction.changed` checks the spending limits it touches. */
 export function startLedgerEventsWorker(runtime: ServiceRuntime) {
@@ -34,5 +35,8 @@ export function startLedgerEventsWorker(runtime: ServiceRuntime) {
         });
       },
     }),
+    // each event waits mostly on PostgreSQL (a limit lookup, the inbox insert): more in flight keeps the lag
+    // from commit to a limit's `spent` under a second while the ledger takes creates at full speed
+    LEDGER_EVENTS_CONCURRENCY,
   );
 }
