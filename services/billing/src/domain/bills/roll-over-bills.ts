@@ -1,6 +1,7 @@
-import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { latestPastDueDate } from '@finance/shared/holidays';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type BillRow, billsDueForRollover, markRolledOver } from '../../data-access/bill-repository.ts';
 import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
@@ -18,14 +19,16 @@ function byContext(bills: BillRow[]): Map<string, BillRow[]> {
 }
 
 /**
- * Carries the unpaid remainder of every bill past its due date into the next bill as an
+ * Carries the unpaid remainder of every bill past its due date (moved to the next business day when it
+ * falls on a weekend or holiday) into the next bill as an
  * `is_previous_balance` entry. The ledger keys entries by source bill, so a rerun (or a crash before the
  * bill is marked) never creates a second one. Returns the number of entries asked for.
  */
 export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClient, today: CalendarDate) {
   let carried = 0;
+  const dueBefore = addDays(latestPastDueDate(today), 1);
   for (;;) {
-    const due = await billsDueForRollover(em, today, BATCH);
+    const due = await billsDueForRollover(em, dueBefore, BATCH);
     if (due.length === 0) return { carried };
     for (const bills of byContext(due).values()) {
       const ctx: CallerContext = {
