@@ -11,6 +11,7 @@ import { CreateCategorizationRules } from './0008-create-categorization-rules.ts
 import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
+import { TaxesDefaultToDeducoes } from './0013-taxes-default-deducoes.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -26,4 +27,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0010-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
   { name: '0012-recurrence-end', class: AddRecurrenceEnd },
+  { name: '0013-taxes-default-deducoes', class: TaxesDefaultToDeducoes },
 ];
