@@ -111,4 +111,32 @@ describe('the context day: time zone, business days, limits, goals and DRE defau
       });
     });
   });
+
+  describe('goal progress', () => {
+    it('when a goal has deposits and a withdrawal, then every read shows saved and progress_percent', async () => {
+      const goal = (await tenant.api.post('/v2/goals', { title: 'Reserva', amount: 300_000, deadline: '2027-12-31' }))
+        .body;
+      expect(goal).toMatchObject({ saved: 0, progress_percent: 0 });
+      for (const [value, isExpense] of [
+        [100_000, false],
+        [5_000, false],
+        [4_000, true],
+      ] as const) {
+        const added = await tenant.api.post(`/v2/goals/${goal.id}/values`, {
+          date: '2026-03-01',
+          value,
+          is_expense: isExpense,
+        });
+        expect(added.status).toBe(201);
+      }
+      const expected = { saved: 101_000, progress_percent: 33.66 };
+      expect((await tenant.api.get(`/v2/goals/${goal.id}`)).body.goal).toMatchObject(expected);
+      const listed = (await tenant.api.get('/v2/goals')).body.data.find((g: { id: string }) => g.id === goal.id);
+      expect(listed).toMatchObject(expected);
+      const updated = await tenant.api.put(`/v2/goals/${goal.id}`, { amount: 101_000 });
+      expect(updated.body).toMatchObject({ saved: 101_000, progress_percent: 100 });
+      const deleted = await tenant.api.delete(`/v2/goals/${goal.id}`);
+      expect(deleted.body).toMatchObject({ saved: 101_000, progress_percent: 100 });
+    });
+  });
 });

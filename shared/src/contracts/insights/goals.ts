@@ -64,6 +64,16 @@ export const goalSchema = Joi.object({
   category_id: anyUuid().allow(null).required(),
   category: categorySchema.allow(null).required(),
   values: Joi.array().items(goalValueSchema).required(),
+  saved: Joi.number()
+    .integer()
+    .required()
+    .description('Money in the goal: deposits − withdrawals of `values`, in cents'),
+  progress_percent: Joi.number()
+    .min(0)
+    .required()
+    .description(
+      '`saved` ÷ `amount` × 100, rounded down to two decimals (0 when nothing is saved; above 100 when more than `amount` was saved)',
+    ),
   reminder: reminderSchema.allow(null).required(),
   ...ownership,
 }).label('Goal');
