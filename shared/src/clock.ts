@@ -20,15 +20,22 @@ export function setNow(instant: string | Date | null): void {
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
-/** True for a time zone `Intl` knows (IANA names such as `America/Manaus`, and `UTC`). */
-export function isValidTimeZone(zone: unknown): zone is string {
-  if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64) return false;
+// IANA names are words joined by "/" (Etc/GMT+3 included); offsets such as "-03:00", which Intl also takes, are not names
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+
+/** The canonical IANA name (`america/manaus` → `America/Manaus`) of a zone `Intl` knows; null otherwise. */
+export function canonicalTimeZone(zone: unknown): string | null {
+  if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64 || !IANA_NAME.test(zone)) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** True for an IANA time zone name `Intl` knows (e.g. `America/Manaus`, `UTC`). */
+export function isValidTimeZone(zone: unknown): zone is string {
+  return canonicalTimeZone(zone) !== null;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -18,6 +18,7 @@ describe('background jobs with poisoned payloads', () => {
   const serviceOf: Partial<Record<QueueName, string>> = {
     [QUEUES.billRollover]: 'billing',
     [QUEUES.goalReminders]: 'insights',
+    [QUEUES.limitWindows]: 'insights',
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
@@ -34,6 +35,13 @@ describe('background jobs with poisoned payloads', () => {
 
   it.each([
     ['a rollover date that is no date', QUEUES.billRollover, 'bill-rollover', { date: 'ontem' }, 'bad rollover date'],
+    [
+      'a limit window day that does not exist',
+      QUEUES.limitWindows,
+      'limit-windows',
+      { today: '2026-02-30' },
+      'bad limit window date',
+    ],
     [
       'a reminder day that does not exist',
       QUEUES.goalReminders,

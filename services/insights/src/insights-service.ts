@@ -10,6 +10,7 @@ import { startGoalRemindersWorker } from './entry-points/jobs/goal-reminders-wor
 import { startInvestmentSnapshotsWorker } from './entry-points/jobs/investment-snapshots-worker.ts';
 import { startInvestmentYieldsWorker } from './entry-points/jobs/investment-yields-worker.ts';
 import { startLedgerEventsWorker } from './entry-points/jobs/ledger-events-worker.ts';
+import { startLimitWindowsWorker } from './entry-points/jobs/limit-windows-worker.ts';
 
 /** Insights: limits, goals, notifications, reports and investments, in the `insights` schema. */
 export const insightsService: ServiceDefinition = {
@@ -31,6 +32,7 @@ export const insightsService: ServiceDefinition = {
   startWorkers: async (runtime) => [
     startLedgerEventsWorker(runtime),
     await startGoalRemindersWorker(runtime),
+    await startLimitWindowsWorker(runtime),
     startInvestmentSnapshotsWorker(runtime),
     await startInvestmentYieldsWorker(runtime),
   ],

@@ -10,6 +10,8 @@ export const QUEUES = {
   consentRevocation: 'ledger.consent-revocation',
   billRollover: 'billing.bill-rollover',
   goalReminders: 'insights.goal-reminders',
+  /** Hourly: notifies each limit's current window in its context's day (a window that has just started). */
+  limitWindows: 'insights.limit-windows',
   investmentSnapshots: 'insights.investment-snapshots',
   investmentYields: 'insights.investment-yields',
 } as const;
@@ -56,10 +58,17 @@ export interface ConsentRevokeRequested {
   connection_id: string;
 }
 
+/** A context chose the IANA zone of its "today"; consumers keep the latest by `changed_at`. */
+export interface ContextTimeZoneChanged {
+  time_zone: string;
+  changed_at: string;
+}
+
 export interface EventPayloads {
   'account.created': AccountCreated;
   'transaction.changed': TransactionChanged;
   'connection.consent_revoke_requested': ConsentRevokeRequested;
+  'context.time_zone_changed': ContextTimeZoneChanged;
 }
 
 export type EventType = keyof EventPayloads;
@@ -69,15 +78,21 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'account.created': [QUEUES.insightsLedgerEvents],
   'transaction.changed': [QUEUES.insightsLedgerEvents],
   'connection.consent_revoke_requested': [QUEUES.consentRevocation],
+  'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
 };
 
-/** Bill rollover run; `date` (YYYY-MM-DD, default today UTC) is the day the run acts as. */
+/** Bill rollover run; `date` (YYYY-MM-DD, default each context's today) is the day the run acts as. */
 export interface BillRolloverJob {
   date?: string;
 }
 
-/** Goal reminder run; `today` (YYYY-MM-DD, default today UTC) is the day the run acts as. */
+/** Goal reminder run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
 export interface GoalReminderJob {
+  today?: string;
+}
+
+/** Limit window run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
+export interface LimitWindowsJob {
   today?: string;
 }
 

@@ -168,14 +168,20 @@ export async function markRolledOver(
   );
 }
 
-/** Closed bills past due that were not carried yet, oldest first. */
-export async function billsDueForRollover(em: EntityManager, today: CalendarDate, limit: number): Promise<BillRow[]> {
+/** Bills due before `dueBefore` that were not carried yet, oldest first, leaving out the `skipped` ones. */
+export async function billsDueForRollover(
+  em: EntityManager,
+  dueBefore: CalendarDate,
+  limit: number,
+  skipped: string[] = [],
+): Promise<BillRow[]> {
   const raws = await run<RawBill>(
     em,
     `select ${columns('b')} from bills b
        join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
-     where b.rolled_over_at is null and b.due_date < ?::date order by b.due_date, b.id limit ?`,
-    [today, limit],
+     where b.rolled_over_at is null and b.due_date < ?::date and not (b.id = any(?::uuid[]))
+     order by b.due_date, b.id limit ?`,
+    [dueBefore, `{${skipped.join(',')}}`, limit],
   );
   return raws.map(toRow);
 }

@@ -1,4 +1,4 @@
-import { addMonthsClamped, type CalendarDate, compare, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { addMonthsClamped, type CalendarDate, compare, startOfMonth } from '@finance/shared/calendar';
 import type { BillMove, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
@@ -16,6 +16,7 @@ import {
 import { findCard, lockCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { billPeriodForMonth } from '../bill-period.ts';
+import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { type BillDates, datesOfMonth, monthForDate, openDateOf } from './bill-calendar.ts';
 import { BILL_NOT_FOUND } from './pay-bill.ts';
@@ -119,7 +120,7 @@ export async function changeClosingDate(
     reference = await findBill(em, contextSql(ctx, 'b'), input.bill_id);
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);
   }
-  const month = reference?.referenceMonth ?? startOfMonth(input.edition_date ?? todayUtc());
+  const month = reference?.referenceMonth ?? startOfMonth(input.edition_date ?? (await contextToday(ledger, ctx)));
   const editionType = input.edition_type ?? 'THIS';
   // a THIS change without a due day keeps the bill's own (an earlier THIS change may have set it)
   const stored = editionType === 'THIS' ? (reference ?? (await billsInMonths(em, card.id, month, month))[0]) : null;

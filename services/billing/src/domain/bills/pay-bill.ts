@@ -1,4 +1,4 @@
-import { parseCalendarDate, todayUtc } from '@finance/shared/calendar';
+import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
@@ -6,6 +6,7 @@ import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findBill } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
+import { contextToday } from '../context-today.ts';
 import { loadBill } from './show-bill.ts';
 
 export const BILL_NOT_FOUND = 'Fatura não encontrada';
@@ -35,7 +36,7 @@ export async function payBill(
     account_id: input.account_id,
     amount,
     // an ISO 8601 date-time keeps the calendar day as written (PRODUCT.md §5)
-    date: (input.date && parseCalendarDate(input.date)) || todayUtc(),
+    date: (input.date && parseCalendarDate(input.date)) || (await contextToday(ledger, ctx)),
     title: `Pagamento da fatura ${card.name}`,
   });
   const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);

@@ -1,7 +1,8 @@
-import { addDays, addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped, type CalendarDate, todayUtc } from '@finance/shared/calendar';
 import type { LedgerBillingClient, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
+import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { latestPastDueDate } from '@finance/shared/holidays';
+import { isPastDue, latestPastDueDate } from '@finance/shared/holidays';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type BillRow, billsDueForRollover, markRolledOver } from '../../data-access/bill-repository.ts';
 import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
@@ -21,22 +22,31 @@ function byContext(bills: BillRow[]): Map<string, BillRow[]> {
 /**
  * Carries the unpaid remainder of every bill past its due date (moved to the next business day when it
  * falls on a weekend or holiday) into the next bill as an
- * `is_previous_balance` entry. The ledger keys entries by source bill, so a rerun (or a crash before the
- * bill is marked) never creates a second one. Returns the number of entries asked for.
+ * `is_previous_balance` entry. "Past due" is by the context's day: `at` read in the context's time zone (a
+ * calendar date acts as today for every context). The ledger keys entries by source bill, so a rerun (or a
+ * crash before the bill is marked) never creates a second one. Returns the number of entries asked for.
  */
-export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClient, today: CalendarDate) {
+export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClient, at: CalendarDate | Date) {
   let carried = 0;
-  const dueBefore = addDays(latestPastDueDate(today), 1);
+  const fixed = typeof at === 'string' ? at : null;
+  // no time zone is a day ahead of UTC: bills past due nowhere yet are not even read
+  const dueBefore = addDays(latestPastDueDate(fixed ?? addDays(todayUtc(at as Date), 1)), 1);
+  // bills not yet past due in their context's day (a zone behind UTC) wait for a later run
+  const skipped: string[] = [];
   for (;;) {
-    const due = await billsDueForRollover(em, dueBefore, BATCH);
+    const due = await billsDueForRollover(em, dueBefore, BATCH, skipped);
     if (due.length === 0) return { carried };
-    for (const bills of byContext(due).values()) {
+    for (const group of byContext(due).values()) {
       const ctx: CallerContext = {
-        userId: bills[0].userId,
-        profileId: bills[0].profileId,
+        userId: group[0].userId,
+        profileId: group[0].profileId,
         business: false,
         keyId: null,
       };
+      const today = fixed ?? todayIn(await ledger.timeZone(ctx), at as Date);
+      const bills = group.filter((bill) => isPastDue(bill.dueDate, today));
+      skipped.push(...group.filter((bill) => !bills.includes(bill)).map((bill) => bill.id));
+      if (bills.length === 0) continue;
       const totals = new Map(
         (
           await ledger.totals(

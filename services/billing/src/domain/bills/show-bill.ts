@@ -1,5 +1,6 @@
-import { type CalendarDate, startOfMonth, todayUtc, toIsoMidnight } from '@finance/shared/calendar';
+import { type CalendarDate, startOfMonth, toIsoMidnight } from '@finance/shared/calendar';
 import type { CardTransaction, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,6 +8,7 @@ import { type BillRow, billsOfCards } from '../../data-access/bill-repository.ts
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { type CardView, cardView } from '../cards/card-view.ts';
+import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
@@ -48,7 +50,7 @@ export async function loadBill(
   const { rows, stored } = await em.transactional((tx) => ensureBills(tx, card, [month]));
   const bill = rows.get(month)!;
   const unrolled = (await billsOfCards(em, [card.id])).filter((row) => !row.rolledOverAt).map((row) => row.id);
-  const { transactions, totals } = await ledger.billContents(
+  const { transactions, totals, time_zone } = await ledger.billContents(
     ctx,
     card.id,
     [bill.id],
@@ -63,7 +65,7 @@ export async function loadBill(
       bill,
       openDateOf(card, stored, month),
       totals.find((total) => total.bill_id === bill.id),
-      todayUtc(),
+      todayIn(time_zone),
     ),
     transactions: transactions.map((transaction) => expand(transaction, cardRecord, bill)),
   };
@@ -83,7 +85,7 @@ export async function showBillByCard(
   query: { date?: string },
 ) {
   const card = await cardOf(em, ctx, cardId);
-  return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? todayUtc()));
+  return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? (await contextToday(ledger, ctx))));
 }
 
 const dayOf = (value: unknown) => String(value).slice(0, 10);
@@ -96,7 +98,8 @@ export async function listBillTransactions(
   query: BillFilters & { date?: string },
 ) {
   const card = await cardOf(em, ctx, cardId);
-  const { transactions } = await loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? todayUtc()));
+  const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
+  const { transactions } = await loadBill(em, ledger, ctx, card, month);
   const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
   const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
   return {

@@ -1,4 +1,4 @@
-import { startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { startOfMonth } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
@@ -10,6 +10,7 @@ import { findCard, listCardsPage, lockCard } from '../../data-access/card-reposi
 import { type CreditCard, CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { CARD_NOT_FOUND } from '../bills/assign-bills.ts';
 import { applyClosingDays } from '../bills/change-closing-date.ts';
+import { contextToday } from '../context-today.ts';
 import { cardView } from './card-view.ts';
 import { owedByCard } from './owed-by-card.ts';
 
@@ -91,6 +92,8 @@ export async function updateCard(
   if (input.account_id !== undefined && input.account_id !== found.accountId) {
     await requireAccount(ledger, ctx, input.account_id);
   }
+  // new days apply from the bill of the context's current month (read before any transaction opens)
+  const month = startOfMonth(await contextToday(ledger, ctx));
   const card = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, id);
     if (input.name !== undefined) locked.name = input.name;
@@ -102,7 +105,7 @@ export async function updateCard(
     const dueDay = locked.connectionId ? locked.dueDay : (input.expiring_date ?? locked.dueDay);
     if (closingDay !== locked.closingDay || dueDay !== locked.dueDay) {
       await applyClosingDays(tx, ledger, ctx, locked, {
-        month: startOfMonth(todayUtc()),
+        month,
         editionType: 'THIS_AND_NEXT',
         closingDay,
         dueDay,

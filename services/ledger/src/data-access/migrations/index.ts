@@ -12,6 +12,7 @@ import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
 import { TaxesDefaultToDeducoes } from './0013-taxes-default-deducoes.ts';
+import { AddContextTimeZone } from './0014-context-time-zone.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -28,4 +29,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
   { name: '0012-recurrence-end', class: AddRecurrenceEnd },
   { name: '0013-taxes-default-deducoes', class: TaxesDefaultToDeducoes },
+  { name: '0014-context-time-zone', class: AddContextTimeZone },
 ];

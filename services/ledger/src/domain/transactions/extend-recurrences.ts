@@ -1,5 +1,6 @@
 import { addDays, type CalendarDate, type Frequency } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
+import { DEFAULT_TIME_ZONE, now, todayIn } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
@@ -18,30 +19,37 @@ interface SeriesRow {
   next_index: number;
   /** Exclusive end set by "delete this and next"; null while the series runs on. */
   ends_before: CalendarDate | null;
+  /** IANA zone of the series' context: its "today" moves the horizon. */
+  time_zone: string;
 }
 
 /**
- * Extends every open recurrence up to 12 months after `today`, a batch of series per transaction.
+ * Extends every open recurrence up to 12 months after its context's today (`at` is an instant, read in
+ * each context's time zone; a calendar date acts as today for every context), a batch of series per transaction.
  * Idempotent: positions already written are skipped by the unique (series, position) index, so a rerun
  * or a run after days of downtime leaves exactly one occurrence per date.
  */
 export async function extendRecurrences(
   em: EntityManager,
-  today: CalendarDate,
+  at: CalendarDate | Date = now(),
   batchSize = 200,
   billing: BillingClient | null = null,
 ): Promise<{ series: number; created: number }> {
-  const horizon = recurrenceHorizon(today);
+  const horizonOf = (zone: string) => recurrenceHorizon(typeof at === 'string' ? at : todayIn(zone, at));
   let after = '00000000-0000-0000-0000-000000000000';
   const totals = { series: 0, created: 0 };
   for (;;) {
     const batch = await em.fork().transactional(async (tx) => {
       const series = await execute<SeriesRow>(
         tx,
-        `select series_id, to_char(anchor, 'YYYY-MM-DD') as anchor, frequency, next_index,
-                to_char(ends_before, 'YYYY-MM-DD') as ends_before from recurrence_series
-         where not ended and series_id > ? order by series_id limit ? for update skip locked`,
-        [after, batchSize],
+        `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
+                to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
+                coalesce((select c.time_zone from transactions t
+                            join personal_configs c on coalesce(c.profile_id, c.user_id) = coalesce(t.profile_id, t.user_id)
+                          where t.id = r.series_id), ?) as time_zone
+         from recurrence_series r
+         where not r.ended and r.series_id > ? order by r.series_id limit ? for update of r skip locked`,
+        [DEFAULT_TIME_ZONE, after, batchSize],
       );
       if (series.length === 0) return { last: null, created: 0, size: 0 };
       const ids = series.map((row) => row.series_id);
@@ -55,9 +63,11 @@ export async function extendRecurrences(
       );
       const templateOf = new Map(templates.map((row) => [row.connected_transaction_id, row]));
       const templateIdOf = new Map<string, string>();
+      const horizons = new Map(series.map((s) => [s.series_id, horizonOf(s.time_zone)]));
       const built = series.flatMap((s) => {
         const template = templateOf.get(s.series_id);
         if (!template) return [];
+        const horizon = horizons.get(s.series_id)!;
         const last = s.ends_before && s.ends_before <= horizon ? addDays(s.ends_before, -1) : horizon;
         return pendingOccurrences(s.anchor, s.frequency, last, s.next_index).map((date, k) => {
           const row = nextMember(template, date, s.next_index + k);
@@ -82,12 +92,12 @@ export async function extendRecurrences(
         tx,
         `update recurrence_series r set updated_at = now(),
            next_index = greatest(r.next_index, coalesce(m.next, 0)),
-           ended = coalesce(r.ends_before <= ?::date, false)
+           ended = coalesce(r.ends_before <= m.horizon, false)
              or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
-         from (select s.id, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
-               from unnest(?::uuid[]) as s(id)) m
+         from (select s.id, s.horizon, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
+               from jsonb_to_recordset(?::jsonb) as s(id uuid, horizon date)) m
          where r.series_id = m.id`,
-        [horizon, `{${ids.join(',')}}`],
+        [JSON.stringify(ids.map((id) => ({ id, horizon: horizons.get(id) })))],
       );
       recordChangesByContext(
         tx,
