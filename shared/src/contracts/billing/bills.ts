@@ -95,7 +95,7 @@ export const expandedTransactionSchema = Joi.object({
 const cardParams = Joi.object({ cardId: anyUuid().required() });
 const monthQuery = {
   date: billableDate().description(
-    `Reference month: any day of it; default the current month (UTC); from ${BILLABLE_DATES.from} to ${BILLABLE_DATES.to}`,
+    `Reference month: any day of it; default the context’s current month (its time zone); from ${BILLABLE_DATES.from} to ${BILLABLE_DATES.to}`,
   ),
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -125,7 +125,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Bill of a card for a month, with its transactions',
     description:
-      'The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0).',
+      'The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0), by the context’s today in its `time_zone` (`/v2/personal-config`, default America/Sao_Paulo: OVERDUE from local midnight after the due date). A due date on a Saturday, Sunday or national holiday (fixed ones, Carnival Monday and Tuesday, Good Friday, Corpus Christi) is payable until the next business day: the bill is OVERDUE only after that day.',
     params: cardParams,
     query: Joi.object(monthQuery),
     responses: {
@@ -201,7 +201,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Pay a bill from an account',
     description:
-      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed, and 409 naming the next bill when the rollover already carried this bill's remainder into it: pay that one); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.",
+      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed, and 409 naming the next bill when the rollover already carried this bill's remainder into it: pay that one); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to the context’s today (its time zone).",
     params: idParams,
     body: Joi.object({
       account_id: anyUuid().required(),

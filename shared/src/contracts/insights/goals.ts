@@ -119,7 +119,7 @@ const notFound = { description: 'Unknown goal, or an id of another context', sch
 const invalid = { description: 'Validation error with details', schema: errorSchema };
 const TAG = 'Goals';
 const REMINDER_DOC =
-  '`reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification; a daily job, which sets `last_notification`).';
+  '`reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification from an hourly job acting on the context’s day in its `time_zone`, so it goes out within the hour after local midnight; it sets `last_notification`). Every goal carries `saved` (deposits − withdrawals) and `progress_percent`.';
 
 export const goalRoutes = [
   defineRoute({
