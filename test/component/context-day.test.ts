@@ -287,6 +287,40 @@ describe('the context day: time zone, business days, limits, goals and DRE defau
     });
   });
 
+  describe('the rollover on the context day', () => {
+    /** Runs the billing rollover as its scheduler does (no date: each context's today) and waits for it. */
+    async function rollOver() {
+      const runtime = stack.service('billing').runtime;
+      const job = await runtime.queues.get(QUEUES.billRollover).add('bill-rollover', {});
+      const done = await waitFor(async () => {
+        const current = await runtime.queues.get(QUEUES.billRollover).getJob(job.id as string);
+        return current?.finishedOn ? current : undefined;
+      });
+      expect(done.failedReason).toBeUndefined();
+    }
+    const carried = (cardId: string) =>
+      stack.sql('select 1 from ledger.transactions where credit_card_id = $1 and is_previous_balance', [cardId]);
+
+    it('when a bill due on a Saturday is unpaid, then the rollover carries it only after the next business day, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      // March 2026: closing 7, due Saturday 14; payable until Monday 16
+      const inSaoPaulo = await cardWithPurchase(paulista.api, paulista.account, 7, 14, '2026-03-02');
+      const inManaus = await cardWithPurchase(manauara.api, manauara.account, 7, 14, '2026-03-02');
+      stack.setNow('2026-03-16T23:30:00-03:00');
+      await rollOver();
+      expect(await carried(inSaoPaulo)).toHaveLength(0);
+      stack.setNow('2026-03-17T00:30:00-03:00');
+      await rollOver();
+      expect(await carried(inSaoPaulo)).toHaveLength(1);
+      expect(await carried(inManaus)).toHaveLength(0);
+      stack.setNow('2026-03-17T01:30:00-03:00');
+      await rollOver();
+      expect(await carried(inManaus)).toHaveLength(1);
+      expect(await carried(inSaoPaulo)).toHaveLength(1);
+    });
+  });
+
   describe('limits warn about months that happened', () => {
     it('when a RECURRENT R$ 9,00 expense meets a R$ 10,00 limit, then one warning now and the next on the day of its next occurrence', async () => {
       const user = await userIn(null);
