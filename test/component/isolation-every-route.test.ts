@@ -1,4 +1,5 @@
-import { todayUtc } from '@finance/shared/calendar';
+// the context's today (default zone America/Sao_Paulo): the limit below counts entries dated up to it
+import { todayIn } from '@finance/shared/clock';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../support/api-client.ts';
@@ -75,7 +76,7 @@ describe('isolation on every route that takes an id', () => {
     ids.transaction = (
       await created('/v1/transactions', {
         amount: 5000,
-        date: todayUtc(),
+        date: todayIn(),
         is_expense: true,
         title: 'Fornecedor',
         account_id: ids.account,
