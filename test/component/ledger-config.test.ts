@@ -118,6 +118,13 @@ describe('ledger: personal configuration through the gateway', () => {
     expect(await rows(fresh.userId)).toHaveLength(0);
   });
 
+  it('when a time zone is sent in another spelling, then its canonical IANA name is kept', async () => {
+    const fresh = await stack.tenant();
+    const response = await fresh.api.put('/v2/personal-config', { time_zone: 'america/manaus' });
+    expect(response.status).toBe(200);
+    expect(response.body.time_zone).toBe('America/Manaus');
+  });
+
   it('when a time zone name is invalid, then the message is in Portuguese', async () => {
     const fresh = await stack.tenant();
     const response = await fresh.api.put('/v2/personal-config', { time_zone: 'Mars/Olympus' });
@@ -160,6 +167,34 @@ describe('ledger: personal configuration through the gateway', () => {
         { context_id: company.profileId, time_zone: 'America/Rio_Branco' },
       ]),
     );
+  });
+
+  it('when many time zone changes race, then insights ends with the zone ledger kept', async () => {
+    const fresh = await stack.tenant();
+    const zones = ['America/Manaus', 'America/Belem', 'America/Cuiaba', 'America/Noronha', 'America/Rio_Branco'];
+    const results = await Promise.all(
+      [...zones, ...zones].map((zone) => fresh.api.put('/v2/personal-config', { time_zone: zone })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const [kept] = await stack.sql<{ time_zone: string }>(
+      'select time_zone from ledger.personal_configs where user_id = $1',
+      [fresh.userId],
+    );
+    const events = await stack.sql<{ id: string }>(
+      "select id from ledger.outbox_events where type = 'context.time_zone_changed' and payload->'context'->>'user_id' = $1",
+      [fresh.userId],
+    );
+    expect(events).toHaveLength(10);
+    await waitFor(async () => {
+      const done = await stack.sql('select 1 from insights.processed_events where event_id = any($1::uuid[])', [
+        events.map((e) => e.id),
+      ]);
+      return done.length === 10;
+    });
+    const copy = await stack.sql('select time_zone from insights.context_time_zones where context_id = $1', [
+      fresh.userId,
+    ]);
+    expect(copy).toEqual([{ time_zone: kept.time_zone }]);
   });
 
   it('when a read-only key saves, then 403 and nothing is saved', async () => {

@@ -58,7 +58,7 @@ export interface ConsentRevokeRequested {
   connection_id: string;
 }
 
-/** A context chose the IANA zone of its "today"; consumers keep the latest by `changed_at`. */
+/** A context chose the IANA zone of its "today"; consumers keep the latest by `changed_at` (microseconds, commit order). */
 export interface ContextTimeZoneChanged {
   time_zone: string;
   changed_at: string;

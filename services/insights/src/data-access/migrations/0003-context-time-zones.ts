@@ -9,7 +9,7 @@ export class CreateContextTimeZones extends Migration {
       user_id uuid not null,
       profile_id uuid,
       time_zone text not null,
-      changed_at timestamptz(3) not null
+      changed_at timestamptz not null
     )`);
   }
 }

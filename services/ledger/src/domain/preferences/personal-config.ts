@@ -47,11 +47,13 @@ export async function updatePersonalConfig(
   const columns = [...sent, ...(input.time_zone !== undefined ? ['time_zone'] : [])];
   const now = new Date();
   await em.transactional(async (tx) => {
-    await tx.getConnection().execute(
+    const [row] = await tx.getConnection().execute<Array<{ time_zone: string | null; changed_at: string }>>(
       `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, time_zone, created_at, updated_at)
        values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?, ?)
        on conflict (coalesce(profile_id, user_id)) do update set
-         ${[...columns.map((column) => `${column} = excluded.${column}`), 'updated_at = excluded.updated_at'].join(', ')}`,
+         ${[...columns.map((column) => `${column} = excluded.${column}`), 'updated_at = excluded.updated_at'].join(', ')}
+       returning time_zone,
+         to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_at`,
       [
         newId(),
         ctx.userId,
@@ -61,13 +63,14 @@ export async function updatePersonalConfig(
         now,
         now,
       ],
-      'run',
+      'all',
       tx.getTransactionContext(),
     );
     if (input.time_zone !== undefined) {
+      // stamped after the upsert took the row's lock, so concurrent changes are stamped in commit order
       recordEvent(tx, 'context.time_zone_changed', contextRef(ctx), {
-        time_zone: input.time_zone,
-        changed_at: now.toISOString(),
+        time_zone: row.time_zone ?? DEFAULT_TIME_ZONE,
+        changed_at: row.changed_at,
       });
     }
   });
