@@ -19,6 +19,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.billRollover]: 'billing',
     [QUEUES.goalReminders]: 'insights',
     [QUEUES.limitWindows]: 'insights',
+    [QUEUES.insightsLedgerEvents]: 'insights',
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
@@ -72,6 +73,18 @@ describe('background jobs with poisoned payloads', () => {
         data: { connection_id: UNKNOWN_UUID },
       },
       'Conexão não encontrada para revogação',
+    ],
+    [
+      'a time zone event naming no IANA zone',
+      QUEUES.insightsLedgerEvents,
+      'context.time_zone_changed',
+      {
+        event_id: UNKNOWN_UUID,
+        type: 'context.time_zone_changed',
+        context: { user_id: UNKNOWN_UUID, profile_id: null },
+        data: { time_zone: 'Mars/Olympus', changed_at: '2026-03-17T12:00:00.000000Z' },
+      },
+      'malformed context.time_zone_changed event',
     ],
     [
       'a recategorization without a job id',
