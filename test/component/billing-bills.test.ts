@@ -209,9 +209,9 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
   it('when the closing day changes for THIS bill, then exactly the affected transactions move', async () => {
     const card = await newCard();
     const [a, b] = await purchase(card.id, [
-      { date: '2026-07-06', amount: 100 },
-      { date: '2026-07-09', amount: 200 },
-      { date: '2026-06-20', amount: 300 },
+      { date: '2030-07-06', amount: 100 },
+      { date: '2030-07-09', amount: 200 },
+      { date: '2030-06-20', amount: 300 },
     ]);
     expect(a.bill_id).toBe(b.bill_id);
     const response = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
@@ -221,7 +221,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     });
     expect(response.status).toBe(200);
     expect(response.body.updated).toBe(1);
-    expect(response.body.bill).toMatchObject({ id: a.bill_id, closing_date: '2026-07-07T00:00:00.000Z', value: 400 });
+    expect(response.body.bill).toMatchObject({ id: a.bill_id, closing_date: '2030-07-07T00:00:00.000Z', value: 400 });
     const moved = await stack.sql<{ amount: string; bill_id: string }>(
       'select amount::text, bill_id from ledger.transactions where credit_card_id = $1 order by amount',
       [card.id],
@@ -235,7 +235,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
 
   it('when a THIS change sends no due day, then the bill keeps the one an earlier THIS change gave it', async () => {
     const card = await newCard();
-    const [bought] = await purchase(card.id, [{ date: '2026-07-06', amount: 100 }]);
+    const [bought] = await purchase(card.id, [{ date: '2030-07-06', amount: 100 }]);
     const path = `/v2/bills/closing-date/by-card/${card.id}`;
     const first = await tenant.api.patch(path, {
       closing_day: 9,
@@ -243,13 +243,13 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
       bill_id: bought.bill_id,
       edition_type: 'THIS',
     });
-    expect(first.body.bill).toMatchObject({ id: bought.bill_id, expiring_date: '2026-07-25T00:00:00.000Z' });
+    expect(first.body.bill).toMatchObject({ id: bought.bill_id, expiring_date: '2030-07-25T00:00:00.000Z' });
     const second = await tenant.api.patch(path, { closing_day: 8, bill_id: bought.bill_id, edition_type: 'THIS' });
     expect(second.status).toBe(200);
     expect(second.body.bill).toMatchObject({
       id: bought.bill_id,
-      closing_date: '2026-07-08T00:00:00.000Z',
-      expiring_date: '2026-07-25T00:00:00.000Z',
+      closing_date: '2030-07-08T00:00:00.000Z',
+      expiring_date: '2030-07-25T00:00:00.000Z',
     });
     expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body).toMatchObject({
       closing_date: '10',
@@ -260,13 +260,13 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
   it('when the closing day changes for THIS_AND_NEXT and ALL, then the defaults and later bills change', async () => {
     const card = await newCard();
     await purchase(card.id, [
-      { date: '2026-08-05', amount: 100 },
-      { date: '2026-09-05', amount: 200 },
-      { date: '2026-10-05', amount: 300 },
+      { date: '2030-08-05', amount: 100 },
+      { date: '2030-09-05', amount: 200 },
+      { date: '2030-10-05', amount: 300 },
     ]);
     const next = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
       closing_day: 4,
-      edition_date: '2026-09-15',
+      edition_date: '2030-09-15',
       edition_type: 'THIS_AND_NEXT',
     });
     expect(next.status).toBe(200);
@@ -277,11 +277,11 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
        where credit_card_id = $1 order by amount`,
       [card.id],
     );
-    expect(rows.map((r) => r.billed_at)).toEqual(['2026-08-10', '2026-10-04', '2026-11-04']);
+    expect(rows.map((r) => r.billed_at)).toEqual(['2030-08-10', '2030-10-04', '2030-11-04']);
     const all = await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
       closing_day: 4,
       edition_type: 'ALL',
-      edition_date: '2026-09-01',
+      edition_date: '2030-09-01',
       expiring_day: 12,
     });
     expect(all.status).toBe(200);
@@ -292,7 +292,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
       [card.id],
     );
     expect(bills).toEqual(
-      ['2026-08', '2026-09', '2026-10', '2026-11'].map((month) => ({ month, closing: '04', due: '12' })),
+      ['2030-08', '2030-09', '2030-10', '2030-11'].map((month) => ({ month, closing: '04', due: '12' })),
     );
     expect(all.body.updated).toBe(bills.length);
     // the August purchase (the 5th) now falls after August's closing on the 4th; the others stay put
@@ -301,7 +301,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
        where credit_card_id = $1 order by amount`,
       [card.id],
     );
-    expect(after.map((r) => r.billed_at)).toEqual(['2026-09-04', '2026-10-04', '2026-11-04']);
+    expect(after.map((r) => r.billed_at)).toEqual(['2030-09-04', '2030-10-04', '2030-11-04']);
     expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body.expiring_date).toBe('12');
   });
 

@@ -1,5 +1,8 @@
+import { sweepAnswers } from '@finance/shared/db/idempotency-records';
+import pg from 'pg';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 import { newAccount } from './transactions/fixtures.ts';
 
 const REUSED = {
@@ -146,17 +149,87 @@ describe('gateway: Idempotency-Key on writes', () => {
     });
   });
 
-  it('when the record is stored, then it lives under the environment prefix with a 24 h TTL', async () => {
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(stack.env.REDIS_URL);
+  it('when the record is stored, then it lives in the owning service schema with the answer, keyed by API key', async () => {
+    const rows = await stack.sql<{ status: number; body: string; fingerprint: string }>(
+      'select status, body, fingerprint from ledger.idempotency_keys where key_id = $1 and idempotency_key = $2',
+      [tenant.key.keyId, 'replay-1'],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe(201);
+    expect(JSON.parse(rows[0].body).title).toBe('Idem replay');
+    expect(rows[0].fingerprint).toMatch(/^POST \/v1\/transactions /);
+    for (const schema of ['billing', 'insights']) {
+      expect(await stack.sql(`select 1 from ${schema}.idempotency_keys where idempotency_key = 'replay-1'`)).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('when a record is older than 24 h, then the key runs again as new', async () => {
+    const body = transaction('Idem expirada');
+    const first = await send(tenant.api, 'expired-1', body);
+    await stack.sql(
+      "update ledger.idempotency_keys set created_at = now() - interval '25 hours' where idempotency_key = 'expired-1'",
+    );
+    const again = await send(tenant.api, 'expired-1', body);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.id).not.toBe(first.body.id);
+    expect(await rowsTitled('Idem expirada')).toBe(2);
+  });
+
+  it('when the sweep runs, then records older than 24 h are deleted and younger ones kept', async () => {
+    expect((await send(tenant.api, 'sweep-old', transaction('Idem varrida'))).status).toBe(201);
+    expect((await send(tenant.api, 'sweep-young', transaction('Idem mantida'))).status).toBe(201);
+    await stack.sql(
+      "update ledger.idempotency_keys set created_at = now() - interval '24 hours 1 minute' where idempotency_key = 'sweep-old'",
+    );
+    expect(await sweepAnswers(stack.service('ledger').orm.em.fork())).toBeGreaterThanOrEqual(1);
+    const left = await stack.sql<{ idempotency_key: string }>(
+      "select idempotency_key from ledger.idempotency_keys where idempotency_key like 'sweep-%'",
+    );
+    expect(left.map((row) => row.idempotency_key)).toEqual(['sweep-young']);
+  });
+
+  it('when two requests with one key both pass the lookup and write at once, then one commits and the other rolls back with 409', async () => {
+    const side = new pg.Client({ connectionString: stack.databaseUrl });
+    await side.connect();
     try {
-      const keys = await redis.keys(`${stack.env.QUEUE_PREFIX}:idem:${tenant.key.keyId}:replay-1`);
-      expect(keys).toHaveLength(1);
-      const ttl = await redis.ttl(keys[0]);
-      expect(ttl).toBeGreaterThan(23 * 3600);
-      expect(ttl).toBeLessThanOrEqual(24 * 3600);
+      // both requests find no record, then queue behind the test's lock on their account
+      await side.query('begin');
+      await side.query('select id from ledger.accounts where id = $1 for update', [accountId]);
+      const body = transaction('Idem gêmeas');
+      const twins = [send(tenant.api, 'twins-1', body), send(tenant.api, 'twins-1', body)];
+      await waitFor(
+        async () =>
+          (
+            await stack.sql<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+               where application_name = 'finance-ledger' and wait_event_type = 'Lock'`,
+            )
+          )[0].n === 2,
+        10_000,
+        25,
+      );
+      await side.query('commit');
+      const answers = await Promise.all(twins);
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([201, 409]);
+      expect(answers.find((answer) => answer.status === 409)?.body).toEqual({
+        message: IN_FLIGHT,
+        statusCode: 409,
+        error: 'Conflict',
+      });
+      const rows = await stack.sql<{ id: string }>('select id from ledger.transactions where title = $1', [
+        'Idem gêmeas',
+      ]);
+      expect(rows).toHaveLength(1);
+      const later = await send(tenant.api, 'twins-1', body);
+      expect(later.headers.get('idempotent-replayed')).toBe('true');
+      expect(later.body.id).toBe(rows[0].id);
     } finally {
-      redis.disconnect();
+      await side.query('rollback').catch(() => undefined);
+      await side.end();
     }
   });
 });

@@ -7,6 +7,7 @@ import { importCompleted } from '../support/imports.ts';
 import { TestStack } from '../support/stack.ts';
 import { tableContents } from '../support/table-contents.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const withParams = publicRoutes.filter((route) => route.path.includes(':'));
 const routeName = (route: (typeof publicRoutes)[number]) => `${route.method.toUpperCase()} ${route.path}`;
@@ -39,9 +40,12 @@ describe('isolation on every route that takes an id', () => {
   const ids: Record<string, string> = {};
   let intruders: Array<{ who: string; api: ApiClient; accountId: string; business: boolean }>;
   let ownerApi: ApiClient;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    stack = await TestStack.start();
+    receiver = await new WebhookReceiver().start();
+    // the owner's webhook posts to a receiver on 127.0.0.1
+    stack = await TestStack.start({ serviceEnv: { insights: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } } });
     const owner = await stack.tenant();
     const { api } = await stack.companyClient(owner.userId);
     ownerApi = api;
@@ -119,6 +123,18 @@ describe('isolation on every route that takes an id', () => {
     ids.goal = (await created('/v2/goals', { title: 'Meta', amount: 100_000, deadline: '2027-06-30' })).id;
     ids.goalValue = (await created(`/v2/goals/${ids.goal}/values`, { date: '2026-03-01', value: 500 })).id;
     ids.notification = (await api.get('/v1/notifications')).body.data[0].id;
+    ids.webhook = (await created('/v1/webhooks', { url: `${receiver.url}/hook`, events: ['transaction.created'] })).id;
+    await created('/v1/transactions', {
+      amount: 100,
+      date: todayIn(),
+      is_expense: true,
+      title: 'Avisada',
+      account_id: ids.account,
+    });
+    ids.delivery = await waitFor(async () => {
+      const [delivery] = (await api.get(`/v1/webhooks/${ids.webhook}/deliveries`)).body.data;
+      return delivery?.status === 'SUCCEEDED' && delivery.id;
+    });
     for (const [name, id] of Object.entries(ids)) expect([name, id]).toEqual([name, expect.any(String)]);
 
     const stranger = await stack.companyClient((await stack.tenant()).userId);
@@ -131,16 +147,24 @@ describe('isolation on every route that takes an id', () => {
       intruders.push({ who, api: client, accountId: account.body.id, business });
     }
     // background work of the set-up (events, inbox, notifications) settles before anything is compared
-    const insights = stack.service('insights').runtime.queues.get(QUEUES.insightsLedgerEvents);
+    const queues = stack.service('insights').runtime.queues;
     await waitFor(async () => {
       const [pending] = await stack.sql<{ n: number }>(
-        'select count(*)::int as n from ledger.outbox_events where published_at is null',
+        `select (select count(*) from ledger.outbox_events where published_at is null)
+           + (select count(*) from insights.outbox_events where published_at is null)::int as n`,
       );
-      const counts = await insights.getJobCounts('waiting', 'active', 'delayed');
-      return pending.n === 0 && counts.waiting + counts.active + counts.delayed === 0;
+      let busy = 0;
+      for (const name of [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents, QUEUES.webhookDeliveries]) {
+        const counts = await queues.get(name).getJobCounts('waiting', 'active', 'delayed');
+        busy += counts.waiting + counts.active + counts.delayed;
+      }
+      return Number(pending.n) === 0 && busy === 0;
     });
   });
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.stop();
+  });
 
   const idFor = (route: (typeof publicRoutes)[number]) => {
     const prefix = route.path.split('/:')[0];
@@ -162,10 +186,14 @@ describe('isolation on every route that takes an id', () => {
       '/v2/goals': ids.goal,
       '/v1/notifications': ids.notification,
       '/v1/jobs': ids.job,
+      '/v1/webhooks': ids.webhook,
     };
     const id = byPrefix[prefix];
     if (!id) throw new Error(`no record for ${routeName(route)}`);
-    return route.path.replace(/:(id|cardId)/, id).replace(':valueId', ids.goalValue);
+    return route.path
+      .replace(/:(id|cardId)/, id)
+      .replace(':valueId', ids.goalValue)
+      .replace(':deliveryId', ids.delivery);
   };
 
   it('when every route with an id is called by another context, then each answers 404 and no table changes', async () => {

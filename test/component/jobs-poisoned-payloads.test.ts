@@ -23,6 +23,9 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
+    [QUEUES.cardMoves]: 'ledger',
+    [QUEUES.webhookEvents]: 'insights',
+    [QUEUES.webhookDeliveries]: 'insights',
   };
 
   async function settled(queue: QueueName, name: string, data: unknown): Promise<Job> {
@@ -100,6 +103,40 @@ describe('background jobs with poisoned payloads', () => {
       { job_id: UNKNOWN_UUID },
       `recategorization run ${UNKNOWN_UUID} not found`,
     ],
+    [
+      'a card move without its accounts',
+      QUEUES.cardMoves,
+      'move-cards',
+      { context: { user_id: UNKNOWN_UUID, profile_id: null }, from_account_id: 'x' },
+      'Movimentação de cartões inválida',
+    ],
+    [
+      'a webhook event of a type no webhook takes',
+      QUEUES.webhookEvents,
+      'account.created',
+      {
+        event_id: UNKNOWN_UUID,
+        type: 'account.created',
+        occurred_at: '2026-03-01T00:00:00.000Z',
+        context: { user_id: UNKNOWN_UUID, profile_id: null },
+        data: {},
+      },
+      'malformed webhook event',
+    ],
+    [
+      'a webhook event without a context',
+      QUEUES.webhookEvents,
+      'bill.paid',
+      { event_id: UNKNOWN_UUID, type: 'bill.paid', occurred_at: '2026-03-01T00:00:00.000Z', data: {} },
+      'malformed webhook event',
+    ],
+    [
+      'a webhook delivery without a delivery id',
+      QUEUES.webhookDeliveries,
+      'webhook.delivery',
+      { delivery_id: 'x' },
+      'malformed webhook delivery job',
+    ],
   ] as const)(
     'when a job carries %s, then it fails once with the reason and writes nothing',
     async (_what, queue, name, data, reason) => {
@@ -111,6 +148,14 @@ describe('background jobs with poisoned payloads', () => {
       expect(await tableContents(stack)).toEqual(before);
     },
   );
+
+  it('when a webhook delivery job names no delivery, then it completes sending nothing and changes nothing', async () => {
+    const before = await tableContents(stack);
+    const done = await settled(QUEUES.webhookDeliveries, 'webhook.delivery', { delivery_id: UNKNOWN_UUID });
+    expect(await done.getState()).toBe('completed');
+    expect(done.returnvalue).toMatchObject({ status: 'SKIPPED', attempt: null });
+    expect(await tableContents(stack)).toEqual(before);
+  });
 
   it('when the recurrence job gets a payload it does not use, then it runs as scheduled and changes nothing', async () => {
     const before = await tableContents(stack);

@@ -163,7 +163,6 @@ describe('ledger: categories and subcategories through the gateway', () => {
 
     it.each([
       ['name missing', { is_expense: true }, 'name'],
-      ['is_expense missing', { name: 'X' }, 'is_expense'],
       ['is_expense as a string', { name: 'X', is_expense: 'true' }, 'is_expense'],
       ['empty name', { name: '   ', is_expense: true }, 'name'],
       ['a bad colour', { name: 'X', is_expense: true, icon_background_color: 'red' }, 'icon_background_color'],

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import {
@@ -27,20 +27,36 @@ const groupAlive = (pgid: number): boolean => {
   }
 };
 
-describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM)', () => {
+/** The pid of the process of the group running a service's main.ts, if one runs. */
+const servicePid = (pgid: number, service: string): number | null => {
+  const lines = execFileSync('ps', ['-eo', 'pid=,pgid=,args=']).toString().split('\n');
+  for (const line of lines) {
+    const [pid, group, ...args] = line.trim().split(/\s+/);
+    if (Number(group) === pgid && args.join(' ').includes(`services/${service}/src/main.ts`)) return Number(pid);
+  }
+  return null;
+};
+
+const answers = async (port: number, path = '/readyz') =>
+  (await fetch(`http://127.0.0.1:${port}${path}`).catch(() => undefined))?.ok === true;
+
+describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; issue 10: supervision)', () => {
   let npm: ChildProcess | undefined;
   const suffix = randomBytes(6).toString('hex');
-  afterAll(async () => {
-    // whatever the outcome, leave no process of the group behind, and none of its queue keys
+  afterEach(() => {
+    // whatever the outcome, leave no process of the group behind
     if (npm?.pid && groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL');
+  });
+  afterAll(async () => {
+    // nor any of its queue keys
     await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `t${suffix}:*`);
   });
 
-  it('when PORT is not 8080 and npm receives SIGTERM, then the gateway answers there and every process of the group exits', async () => {
+  async function startGroup(stderr: string[] = []) {
     const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     npm = spawn('npm', ['start'], {
       detached: true,
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         ...process.env,
         NODE_ENV: 'test',
@@ -53,12 +69,57 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM)', (
         INSIGHTS_URL: `http://127.0.0.1:${insights}`,
       },
     });
+    npm.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     const pgid = npm.pid as number;
     // the four start side by side: each answers on its own port
-    for (const port of [gateway, ledger, billing, insights]) {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 30_000);
-    }
+    for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 30_000);
+    return { npm, pgid, ports: { gateway, ledger, billing, insights } };
+  }
+
+  it('when PORT is not 8080 and npm receives SIGTERM, then the gateway answers there and every process of the group exits', async () => {
+    const { pgid } = await startGroup();
     process.kill(pgid, 'SIGTERM'); // npm alone, as a process manager would
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
+
+  it('when billing is killed with SIGKILL, then the others keep answering and billing answers again within 5 s', async () => {
+    const { pgid, ports } = await startGroup();
+    const killed = servicePid(pgid, 'billing') as number;
+    expect(killed).toEqual(expect.any(Number));
+    process.kill(killed, 'SIGKILL');
+    const since = Date.now();
+    await waitFor(async () => !(await answers(ports.billing)), 2_000);
+    expect(await answers(ports.gateway, '/healthz')).toBe(true);
+    expect(await answers(ports.ledger)).toBe(true);
+    expect(await answers(ports.insights)).toBe(true);
+    await waitFor(() => answers(ports.billing), 5_000, 50);
+    expect(Date.now() - since).toBeLessThan(5_000);
+    expect(servicePid(pgid, 'billing')).not.toBe(killed);
+    expect(groupAlive(pgid)).toBe(true);
+    process.kill(pgid, 'SIGTERM');
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+  }, 70_000);
+
+  it('when billing crashes five times within a minute, then the group stops with a message and exit code 1', async () => {
+    const stderr: string[] = [];
+    const { npm: group, pgid } = await startGroup(stderr);
+    const exited = new Promise<number | null>((resolve) => group.once('exit', (code) => resolve(code)));
+    let previous: number | null = null;
+    for (let crash = 0; crash < 5; crash++) {
+      let pid: number | null = null;
+      await waitFor(
+        async () => {
+          pid = servicePid(pgid, 'billing');
+          return pid !== null && pid !== previous;
+        },
+        15_000,
+        25,
+      );
+      previous = pid;
+      process.kill(pid as unknown as number, 'SIGKILL');
+    }
+    expect(await exited).toBe(1);
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+    expect(stderr.join('')).toContain('billing crashed 5 times within a minute');
+  }, 90_000);
 });

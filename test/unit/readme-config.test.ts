@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { withConfigTable } from '../../scripts/config-table.ts';
 
 describe('README configuration table', () => {
-  it('when the config schemas change, then the README table must be regenerated (node scripts/config-table.ts --write)', () => {
+  it('when the config schemas change, then the README table must be regenerated (npm run config-table -- --write)', () => {
     const readme = readFileSync('README.md', 'utf8');
     expect(withConfigTable(readme)).toBe(readme);
   });

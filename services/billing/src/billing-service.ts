@@ -1,4 +1,5 @@
 import { ProcessedEventSchema } from '@finance/shared/queue/inbox';
+import { OutboxEventSchema } from '@finance/shared/queue/outbox';
 import type { ServiceDefinition } from '@finance/shared/service/start-service';
 import { CreditCardSchema } from './data-access/entities/credit-card.ts';
 import { billingMigrations } from './data-access/migrations/index.ts';
@@ -13,8 +14,10 @@ import { startBillRolloverWorker } from './entry-points/jobs/bill-rollover-worke
 export const billingService: ServiceDefinition = {
   name: 'billing',
   schema: 'billing',
-  entities: [ProcessedEventSchema, CreditCardSchema],
+  entities: [OutboxEventSchema, ProcessedEventSchema, CreditCardSchema],
   migrations: billingMigrations,
+  // bill.closed / bill.overdue / bill.paid leave through the outbox (webhooks)
+  hasOutbox: true,
   mountRoutes: (app, runtime) => {
     mountCardRoutes(app, runtime);
     mountBillRoutes(app, runtime);

@@ -12,6 +12,7 @@ export interface GatewayConfig extends CommonConfig {
   RATE_LIMIT_WINDOW_MS: number;
   RATE_LIMIT_MAX: number;
   ADMIN_SECRET?: string;
+  UPSTREAM_TIMEOUT_MS: number;
 }
 
 export const gatewayConfigSchema = Joi.object<GatewayConfig>({
@@ -26,6 +27,13 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
   INSIGHTS_URL: Joi.string().uri().default('http://127.0.0.1:8083').description('Insights internal base URL'),
   RATE_LIMIT_WINDOW_MS: Joi.number().integer().min(1000).default(60_000).description('Rate-limit window per key'),
   RATE_LIMIT_MAX: Joi.number().integer().min(1).default(600).description('Requests per key per window'),
+  UPSTREAM_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(100)
+    .default(15_000)
+    .description(
+      'How long the gateway waits for a service before answering 503 (the write may still commit; a retry with the same Idempotency-Key replays it)',
+    ),
   ADMIN_SECRET: Joi.string()
     .min(16)
     .optional()

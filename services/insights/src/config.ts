@@ -5,6 +5,11 @@ export interface InsightsConfig extends CommonConfig {
   PORT: number;
   LEDGER_URL: string;
   BILLING_URL: string;
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean;
+  WEBHOOK_RETRY_BASE_MS: number;
+  WEBHOOK_RETRY_WINDOW_MS: number;
+  WEBHOOK_DISABLE_AFTER_FAILURES: number;
+  WEBHOOK_TIMEOUT_MS: number;
 }
 
 export const insightsConfigSchema = Joi.object<InsightsConfig>({
@@ -12,6 +17,31 @@ export const insightsConfigSchema = Joi.object<InsightsConfig>({
   PORT: Joi.number().port().default(8083).description('Internal HTTP port'),
   LEDGER_URL: Joi.string().uri().default('http://127.0.0.1:8081').description('Ledger internal base URL'),
   BILLING_URL: Joi.string().uri().default('http://127.0.0.1:8082').description('Billing internal base URL'),
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: Joi.boolean()
+    .default(false)
+    .description(
+      'Lets webhooks target http URLs and loopback, private or link-local addresses (tests and local development only)',
+    ),
+  WEBHOOK_RETRY_BASE_MS: Joi.number()
+    .integer()
+    .min(1)
+    .default(60_000)
+    .description('First retry delay of a failed webhook delivery; each next one doubles'),
+  WEBHOOK_RETRY_WINDOW_MS: Joi.number()
+    .integer()
+    .min(1)
+    .default(86_400_000)
+    .description('How long after its event a failed webhook delivery is still retried'),
+  WEBHOOK_DISABLE_AFTER_FAILURES: Joi.number()
+    .integer()
+    .min(1)
+    .default(30)
+    .description('Failed delivery attempts in a row that disable a webhook (with a notification)'),
+  WEBHOOK_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(100)
+    .default(10_000)
+    .description('Time a webhook receiver has to answer a delivery'),
 });
 
 export const loadInsightsConfig = (env: NodeJS.ProcessEnv = process.env): InsightsConfig =>

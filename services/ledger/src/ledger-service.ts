@@ -12,6 +12,7 @@ import { mountJobRoutes } from './entry-points/http/job-routes.ts';
 import { mountOpenBankingRoutes } from './entry-points/http/open-banking-routes.ts';
 import { mountReferenceRoutes } from './entry-points/http/reference-routes.ts';
 import { mountTransactionRoutes } from './entry-points/http/transaction-routes.ts';
+import { startCardMovesWorker } from './entry-points/jobs/card-moves-worker.ts';
 import { startConsentRevocationWorker } from './entry-points/jobs/consent-revocation-worker.ts';
 import { startImportWorker } from './entry-points/jobs/import-worker.ts';
 import { startRecategorizationWorker } from './entry-points/jobs/recategorization-worker.ts';
@@ -40,5 +41,6 @@ export const ledgerService: ServiceDefinition = {
     startRecategorizationWorker(runtime),
     startImportWorker(runtime),
     startConsentRevocationWorker(runtime),
+    startCardMovesWorker(runtime),
   ],
 };

@@ -22,12 +22,15 @@ export class BillingClient {
     this.http = http;
   }
 
-  /** The bill of each date (created as needed), in order; 404 when the card is not the context's. */
+  /**
+   * The bill of each date (created as needed), in order, and the version of the card's calendar they were
+   * assigned under (docs/architecture.md rule 9); 404 when the card is not the context's.
+   */
   async assign(context: CallerContext, creditCardId: string, dates: string[]) {
-    return this.http.post<{ card: { id: string; account_id: string; name: string }; assignments: BillAssignment[] }>(
-      BILLING_PATHS.assign,
-      { context, body: { credit_card_id: creditCardId, dates } },
-    );
+    return this.http.post<{
+      card: { id: string; account_id: string; name: string; calendar_version: number };
+      assignments: BillAssignment[];
+    }>(BILLING_PATHS.assign, { context, body: { credit_card_id: creditCardId, dates } });
   }
 
   /** Moves every live card of an account to another one; returns `{id, account_id}` of each moved card. */

@@ -25,12 +25,18 @@ export interface BillTotals {
   payments: number;
   costs: number;
   count: number;
+  /** Signed net (expenses − credits) of the bill's recurrence occurrences. */
+  recurring: number;
 }
 
-export interface BillMove {
-  transaction_ids: string[];
-  bill_id: string;
-  billed_at: string;
+/** A card's bill periods as billing holds them after a closing-day change, under one calendar version. */
+export interface CardCalendarInput {
+  credit_card_id: string;
+  calendar_version: number;
+  /** The first month whose bill may have changed; purchases dated before its period are history. */
+  first_month: string;
+  /** Each bill's period: purchases dated from `open_date` (inclusive) to `closing_date` (exclusive). */
+  bills: Array<{ bill_id: string; open_date: string; closing_date: string }>;
 }
 
 export interface PreviousBalanceEntry {
@@ -41,9 +47,20 @@ export interface PreviousBalanceEntry {
   date: string;
   billed_at: string;
   title: string;
+  /** False for a credit (an overpaid bill's negative remainder); default true. */
+  is_expense?: boolean;
+}
+
+/** Where the entry carrying a source bill's remainder lives (also when an earlier run wrote it). */
+export interface PlacedPreviousBalance {
+  source_bill_id: string;
+  bill_id: string;
 }
 
 export interface BillPaymentInput {
+  /** The payment's transaction id, chosen by billing: a repeated call with it writes nothing more. */
+  /** Billing's id for the payment, so a repeated call returns it; omitted inside an idempotent request (its derived key replays the call). */
+  payment_id?: string;
   bill_id: string;
   account_id: string;
   amount: number;
@@ -95,22 +112,26 @@ export class LedgerBillingClient {
     return body.transactions;
   }
 
-  async reassign(context: CallerContext, creditCardId: string, moves: BillMove[]): Promise<number> {
-    if (moves.length === 0) return 0;
-    const body = await this.http.post<{ moved: number }>('/internal/v1/card-transactions/reassign', {
+  /**
+   * Moves the card's purchases to the bills of their dates under this calendar (a no-op for an older
+   * version); `uncovered` lists the dates from the first period on that no listed bill holds.
+   */
+  async rebill(context: CallerContext, calendar: CardCalendarInput) {
+    return this.http.post<{ moved: number; uncovered: string[] }>('/internal/v1/card-transactions/rebill', {
       context,
-      body: { credit_card_id: creditCardId, moves },
+      body: calendar,
     });
-    return body.moved;
   }
 
-  async addPreviousBalances(context: CallerContext, entries: PreviousBalanceEntry[]): Promise<number> {
-    if (entries.length === 0) return 0;
-    const body = await this.http.post<{ created: number }>('/internal/v1/card-transactions/previous-balances', {
-      context,
-      body: { entries },
-    });
-    return body.created;
+  async addPreviousBalances(
+    context: CallerContext,
+    entries: PreviousBalanceEntry[],
+  ): Promise<{ created: number; placed: PlacedPreviousBalance[] }> {
+    if (entries.length === 0) return { created: 0, placed: [] };
+    return this.http.post<{ created: number; placed: PlacedPreviousBalance[] }>(
+      '/internal/v1/card-transactions/previous-balances',
+      { context, body: { entries } },
+    );
   }
 
   async payBill(context: CallerContext, input: BillPaymentInput) {
@@ -118,10 +139,15 @@ export class LedgerBillingClient {
   }
 
   /** Deletes the card's entries and the payments of its bills (card deletion). */
-  async deleteCardTransactions(context: CallerContext, creditCardId: string, billIds: string[]) {
+  async deleteCardTransactions(
+    context: CallerContext,
+    creditCardId: string,
+    billIds: string[],
+    calendarVersion: number,
+  ) {
     return this.http.post<{ deleted: number }>('/internal/v1/card-transactions/delete-of-card', {
       context,
-      body: { credit_card_id: creditCardId, bill_ids: billIds },
+      body: { credit_card_id: creditCardId, bill_ids: billIds, calendar_version: calendarVersion },
     });
   }
 

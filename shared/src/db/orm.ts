@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { type EntitySchema, MikroORM, type Options } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { IdempotencySubscriber } from './idempotency-records.ts';
 
 /** Migrations listed by name and class, applied in order. */
 export type MigrationList = NonNullable<NonNullable<Options['migrations']>['migrationsList']>;
@@ -23,6 +24,8 @@ export async function initOrm(options: OrmOptions): Promise<MikroORM> {
     schema: options.schema,
     entities: options.entities,
     extensions: [Migrator],
+    // a transaction committed for a request with Idempotency-Key records the key with it
+    subscribers: [new IdempotencySubscriber()],
     ensureDatabase: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax ?? 10 },

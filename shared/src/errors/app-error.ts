@@ -50,3 +50,6 @@ export const unauthorized = () => new AppError(401, INVALID_CREDENTIALS);
 export const forbidden = (message = 'Acesso negado') => new AppError(403, message);
 export const notFound = (message = 'Registro não encontrado') => new AppError(404, message);
 export const conflict = (message: string) => new AppError(409, message);
+/** A conflict with work in progress that ends by itself: worth retrying after `Retry-After`, never a request's outcome. */
+export const busy = (message: string, retryAfterSeconds = 1) =>
+  new AppError(409, message, { headers: { 'Retry-After': String(retryAfterSeconds) } });

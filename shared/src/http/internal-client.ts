@@ -1,7 +1,9 @@
+import { TransactionContext } from '@mikro-orm/postgresql';
 import { Agent, type Dispatcher, request } from 'undici';
 import { type CallerContext, CONTEXT_HEADER, signContext } from '../context/signed-context.ts';
 import { AppError } from '../errors/app-error.ts';
 import { injectTraceHeaders } from '../telemetry/tracing.ts';
+import { derivedIdempotencyKey, IDEMPOTENCY_HEADER } from './idempotency.ts';
 
 export interface InternalCallOptions {
   context: CallerContext;
@@ -31,6 +33,24 @@ export function buildQueryString(query: InternalCallOptions['query']): string {
   return text ? `?${text}` : '';
 }
 
+/**
+ * House rule 9 (docs/architecture.md): no service waits on another while it holds a database transaction
+ * (and so its row locks). MikroORM runs every `em.transactional` callback in an AsyncLocalStorage context;
+ * a call made from inside one is a programming error and is refused before any byte leaves the process.
+ */
+export class CallInsideTransactionError extends Error {
+  constructor(method: string, path: string) {
+    super(`chamada interna ${method} ${path} feita com uma transação de banco aberta (regra 9 da arquitetura)`);
+    this.name = 'CallInsideTransactionError';
+  }
+}
+
+/** True while the current async context runs inside an open MikroORM transaction. */
+export function insideOpenTransaction(): boolean {
+  const em = TransactionContext.currentTransactionContext()?.em;
+  return em ? em.isInTransaction() : false;
+}
+
 /** Typed calls to another service's internal API, signing the caller's context; 4xx keep their status. */
 export class InternalClient {
   readonly baseUrl: string;
@@ -45,9 +65,13 @@ export class InternalClient {
   }
 
   async call<T>(method: Dispatcher.HttpMethod, path: string, options: InternalCallOptions): Promise<T> {
+    if (insideOpenTransaction()) throw new CallInsideTransactionError(method, path);
     this.calls += 1;
     const headers = injectTraceHeaders({ [CONTEXT_HEADER]: signContext(options.context, this.secret) });
     if (options.requestId) headers['x-request-id'] = options.requestId;
+    // a write made for an idempotent request is idempotent in the other service too (a retry replays it)
+    const idempotencyKey = derivedIdempotencyKey(method);
+    if (idempotencyKey) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
     let payload: string | undefined;
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

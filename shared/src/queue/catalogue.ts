@@ -8,12 +8,18 @@ export const QUEUES = {
   recategorization: 'ledger.recategorization',
   imports: 'ledger.imports',
   consentRevocation: 'ledger.consent-revocation',
+  /** Cards of a deleted account moving to another account in billing, after the deletion committed. */
+  cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
   goalReminders: 'insights.goal-reminders',
   /** Hourly: notifies each limit's current window in its context's day (a window that has just started). */
   limitWindows: 'insights.limit-windows',
   investmentSnapshots: 'insights.investment-snapshots',
   investmentYields: 'insights.investment-yields',
+  /** Every event a webhook may subscribe to, fanned out by insights into one delivery per webhook. */
+  webhookEvents: 'insights.webhook-events',
+  /** One job per delivery attempt of a webhook (`WebhookDeliveryJob`); retries are delayed jobs. */
+  webhookDeliveries: 'insights.webhook-deliveries',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -64,11 +70,68 @@ export interface ContextTimeZoneChanged {
   changed_at: string;
 }
 
+/** A bill closed, became overdue (both noticed by billing's daily job) or was paid. */
+export interface BillEvent {
+  bill_id: string;
+  credit_card_id: string;
+  /** First day of the bill's month, YYYY-MM-DD. */
+  month: string;
+  closing_date: string;
+  due_date: string;
+  /** What the bill holds, in cents (purchases and carried balance, minus payments), when the event was noticed. */
+  balance: number;
+  /** `bill.paid` only: the payment recorded and what is left. */
+  payment?: { transaction_id: string; amount: number; date: string };
+}
+
+/** An open-banking import finished (`import.completed`) or gave up (`import.failed`). */
+export interface ImportEvent {
+  job_id: string;
+  connection_id: string | null;
+  status: 'COMPLETED' | 'FAILED';
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+/** A categorization rule finished applying to history. */
+export interface RuleApplied {
+  rule_id: string;
+  job_id: string;
+  updated: number;
+}
+
+/** A spending limit crossed its warning level or its amount (same data as the notification). */
+export interface SpendingLimitEvent {
+  notification_id: string;
+  spending_limit_id: string;
+  title: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+/** A goal's reminder day came (same data as the notification). */
+export interface GoalReminderEvent {
+  notification_id: string;
+  goal_id: string;
+  title: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
 export interface EventPayloads {
   'account.created': AccountCreated;
   'transaction.changed': TransactionChanged;
   'connection.consent_revoke_requested': ConsentRevokeRequested;
   'context.time_zone_changed': ContextTimeZoneChanged;
+  'bill.closed': BillEvent;
+  'bill.overdue': BillEvent;
+  'bill.paid': BillEvent;
+  'import.completed': ImportEvent;
+  'import.failed': ImportEvent;
+  'rule.applied': RuleApplied;
+  'spending_limit.warning': SpendingLimitEvent;
+  'spending_limit.exceeded': SpendingLimitEvent;
+  'goal.reminder': GoalReminderEvent;
 }
 
 export type EventType = keyof EventPayloads;
@@ -76,10 +139,41 @@ export type EventType = keyof EventPayloads;
 /** Which queues each event is relayed to (BullMQ has no fan-out, so each consumer gets its own queue). */
 export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'account.created': [QUEUES.insightsLedgerEvents],
-  'transaction.changed': [QUEUES.insightsLedgerEvents],
+  'transaction.changed': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
   'connection.consent_revoke_requested': [QUEUES.consentRevocation],
   'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
+  'bill.closed': [QUEUES.webhookEvents],
+  'bill.overdue': [QUEUES.webhookEvents],
+  'bill.paid': [QUEUES.webhookEvents],
+  'import.completed': [QUEUES.webhookEvents],
+  'import.failed': [QUEUES.webhookEvents],
+  'rule.applied': [QUEUES.webhookEvents],
+  'spending_limit.warning': [QUEUES.webhookEvents],
+  'spending_limit.exceeded': [QUEUES.webhookEvents],
+  'goal.reminder': [QUEUES.webhookEvents],
 };
+
+/** Event types a webhook subscribes to; `transaction.*` come from `transaction.changed`, the rest by their own name. */
+export const WEBHOOK_EVENT_TYPES = [
+  'transaction.created',
+  'transaction.updated',
+  'transaction.deleted',
+  'bill.closed',
+  'bill.overdue',
+  'bill.paid',
+  'spending_limit.warning',
+  'spending_limit.exceeded',
+  'goal.reminder',
+  'import.completed',
+  'import.failed',
+  'rule.applied',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** One delivery attempt of a webhook: job id the delivery id (first), `<delivery_id>-<n>` (automatic retry n) or a new id (manual retry). */
+export interface WebhookDeliveryJob {
+  delivery_id: string;
+}
 
 /** Bill rollover run; `date` (YYYY-MM-DD, default each context's today) is the day the run acts as. */
 export interface BillRolloverJob {
@@ -118,6 +212,16 @@ export interface InvestmentsImported {
 
 /** Daily yield materialization run; no fields. */
 export type InvestmentYieldsJob = Record<string, never>;
+
+/**
+ * Moves every live card of a deleted account to another account in billing (job `move-cards`, job id = the
+ * deleted account's id). Idempotent: a card already moved is not linked to the deleted account any more.
+ */
+export interface CardMovesJob {
+  context: ContextRef;
+  from_account_id: string;
+  to_account_id: string;
+}
 
 /** An open-banking import to run; the payload waits in the ledger's `open_banking_imports`, the job id is the background job id. */
 export interface ImportJob {

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
 import { initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
+import { idempotentWrites } from '../http/idempotency.ts';
 import { closeServer, listen } from '../http/server.ts';
 import { requireContext } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
@@ -130,6 +131,7 @@ export async function startService(
       express.use(requireContext(config.INTERNAL_SECRET));
       // the gateway already enforced the public size limits; this bounds internal calls
       express.use(json({ limit: '12mb' }));
+      express.use(idempotentWrites(orm, logger, definition.name));
       definition.mountRoutes(express, runtime);
     },
   });

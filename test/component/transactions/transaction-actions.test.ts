@@ -300,7 +300,7 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
     expect(listed.body.data[0].balance).toBe(900);
   });
 
-  it('when an account is deleted, then its transactions and transfer legs go and the default passes on', async () => {
+  it('when an account is deleted, then its transactions go, the transfer leg in a surviving account stays as a plain entry and the default passes on', async () => {
     const user = await stack.tenant();
     const first = await newAccount(user.api, 100, 'Primeira');
     const second = await newAccount(user.api, 0, 'Segunda');
@@ -333,7 +333,10 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
     expect((await user.api.get(`/v1/accounts/${first}`)).status).toBe(404);
     expect((await user.api.get(`/v1/accounts/${second}`)).body.is_default).toBe(true);
     expect((await user.api.get(`/v1/transactions/${transfer.body.id}`)).status).toBe(404);
-    expect(await balance(third, user.api)).toBe(0);
-    expect((await user.api.get('/v1/transactions')).body.data).toEqual([]);
+    // the money did reach the third account: its leg stays there, unlinked
+    expect(await balance(third, user.api)).toBe(10);
+    expect((await user.api.get('/v1/transactions')).body.data).toEqual([
+      expect.objectContaining({ account_id: third, amount: 10, is_expense: false, type: 'FIXED' }),
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { CalendarDate } from '@finance/shared/calendar';
 import { newId } from '@finance/shared/db/base-entity';
+import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillDates } from '../domain/bills/bill-calendar.ts';
 
@@ -141,12 +142,15 @@ export async function updateBillDates(em: EntityManager, bills: Array<BillDates 
  */
 export async function reopenForRollover(em: EntityManager, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await em.getConnection().execute(
-    `update bills set rolled_over_at = null, updated_at = now()
+  // bookkeeping for the rollover, not the payment's outcome: a retried payment may run it again
+  await outsideIdempotencyRecord(() =>
+    em.getConnection().execute(
+      `update bills set rolled_over_at = null, updated_at = now()
        where id in (?) and rolled_over_at is not null and carried_to_bill_id is null`,
-    [ids],
-    'run',
-    em.getTransactionContext(),
+      [ids],
+      'run',
+      em.getTransactionContext(),
+    ),
   );
 }
 
@@ -168,20 +172,135 @@ export async function markRolledOver(
   );
 }
 
-/** Bills due before `dueBefore` that were not carried yet, oldest first, leaving out the `skipped` ones. */
-export async function billsDueForRollover(
+/** How long a claim on a bill lasts when its holder dies before releasing it. */
+export const BILL_LEASE_SECONDS = 60;
+
+export type BillClaim =
+  | { claimed: true }
+  | { claimed: false; reason: 'busy' }
+  | { claimed: false; reason: 'carried'; holder: string };
+
+/**
+ * Claims one bill for a payment: locks the row, re-reads it under the lock and, when it is neither carried
+ * nor claimed by a live payment or rollover, marks it busy for `BILL_LEASE_SECONDS` (one short transaction;
+ * the caller commits before calling the ledger). `holder` is the last bill of the carry chain: the one that
+ * now holds the remainder.
+ */
+export async function claimBillForPayment(em: EntityManager, id: string): Promise<BillClaim> {
+  return outsideIdempotencyRecord(() =>
+    em.transactional(async (tx) => {
+      const [row] = await run<{ carried_to_bill_id: string | null; busy: boolean }>(
+        tx,
+        'select carried_to_bill_id, coalesce(busy_until > now(), false) as busy from bills where id = ? for update',
+        [id],
+      );
+      if (!row) return { claimed: false, reason: 'busy' } as const;
+      if (row.carried_to_bill_id) return { claimed: false, reason: 'carried', holder: await chainEnd(tx, id) } as const;
+      if (row.busy) return { claimed: false, reason: 'busy' } as const;
+      await run(tx, `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds' where id = ?`, [
+        id,
+      ]);
+      return { claimed: true } as const;
+    }),
+  );
+}
+
+/** The bill at the end of `id`'s carry chain (itself when it was never carried). */
+export async function chainEnd(em: EntityManager, id: string): Promise<string> {
+  const [row] = await run<{ id: string }>(
+    em,
+    `with recursive chain(id, next, depth) as (
+       select id, carried_to_bill_id, 0 from bills where id = ?
+       union all
+       select b.id, b.carried_to_bill_id, c.depth + 1 from bills b join chain c on b.id = c.next where c.depth < 1200
+     )
+     select id from chain order by depth desc limit 1`,
+    [id],
+  );
+  return row?.id ?? id;
+}
+
+/** Claims, in one statement, the given bills that are not rolled over nor claimed; returns the ids claimed. */
+export async function claimBillsForRollover(em: EntityManager, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await run<{ id: string }>(
+    em,
+    `update bills set busy_until = now() + interval '${BILL_LEASE_SECONDS} seconds'
+       where id in (?) and rolled_over_at is null and (busy_until is null or busy_until <= now())
+     returning id`,
+    [ids],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function releaseBills(em: EntityManager, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await outsideIdempotencyRecord(() => run(em, 'update bills set busy_until = null where id in (?)', [ids]));
+}
+
+/** Per card, its oldest bill due before `dueBefore` that the rollover has not handled yet (one statement). */
+export async function oldestDueBillPerCard(
   em: EntityManager,
   dueBefore: CalendarDate,
+  skipCards: string[],
   limit: number,
-  skipped: string[] = [],
 ): Promise<BillRow[]> {
+  const raws = await run<RawBill>(
+    em,
+    `select * from (
+       select distinct on (b.credit_card_id) ${columns('b')} from bills b
+         join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
+       where b.rolled_over_at is null and b.due_date < ?::date and not (b.credit_card_id = any(?::uuid[]))
+       order by b.credit_card_id, b.reference_month
+     ) oldest order by due_date, id limit ?`,
+    [dueBefore, `{${skipCards.join(',')}}`, limit],
+  );
+  return raws.map(toRow);
+}
+
+export type BillAnnouncement = 'closed' | 'overdue';
+
+/**
+ * Bills not announced yet whose closing date (closed) or due date (overdue) lies in `[from, to]`, leaving out
+ * the `skipped` ones; overdue ones only while not carried (the caller checks each context's day and the balance).
+ */
+export async function billsToAnnounce(
+  em: EntityManager,
+  kind: BillAnnouncement,
+  range: { from: CalendarDate; to: CalendarDate },
+  skipped: string[],
+  limit: number,
+): Promise<BillRow[]> {
+  const condition =
+    kind === 'closed'
+      ? 'b.closed_event_at is null and b.closing_date between ?::date and ?::date'
+      : 'b.overdue_event_at is null and b.due_date between ?::date and ?::date';
   const raws = await run<RawBill>(
     em,
     `select ${columns('b')} from bills b
        join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
-     where b.rolled_over_at is null and b.due_date < ?::date and not (b.id = any(?::uuid[]))
-     order by b.due_date, b.id limit ?`,
-    [dueBefore, `{${skipped.join(',')}}`, limit],
+     where ${condition} and not (b.id = any(?::uuid[])) order by b.id limit ?`,
+    [range.from, range.to, `{${skipped.join(',')}}`, limit],
   );
   return raws.map(toRow);
+}
+
+/** Months after `month` whose stored bill the rollover already handled (a carry skips them). */
+export async function rolledMonthsAfter(em: EntityManager, cardId: string, month: CalendarDate): Promise<Set<string>> {
+  const rows = await run<{ month: string }>(
+    em,
+    `select to_char(reference_month, 'YYYY-MM-DD') as month from bills
+       where credit_card_id = ? and reference_month > ?::date and rolled_over_at is not null`,
+    [cardId, month],
+  );
+  return new Set(rows.map((row) => row.month));
+}
+
+/** Stamps a bill announced; true only for the caller that did it, so two runs record one event. */
+export async function markAnnounced(em: EntityManager, billId: string, kind: BillAnnouncement): Promise<boolean> {
+  const column = kind === 'closed' ? 'closed_event_at' : 'overdue_event_at';
+  const rows = await run(em, `update bills set ${column} = now() where id = ? and ${column} is null returning id`, [
+    billId,
+  ]);
+  return rows.length > 0;
 }

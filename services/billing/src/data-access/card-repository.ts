@@ -23,3 +23,16 @@ export async function cardsOfAccount(em: EntityManager, ctx: CallerContext, acco
 export async function lockCard(em: EntityManager, id: string): Promise<CreditCard> {
   return em.findOneOrFail(CreditCardSchema, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
+
+/**
+ * The context's live card, locked `FOR SHARE` for the rest of the transaction: bill assignments run side by
+ * side, and a closing-day change or deletion (`FOR UPDATE`) waits for them, so each assignment is made under
+ * one calendar version.
+ */
+export async function findCardShared(em: EntityManager, ctx: CallerContext, id: string): Promise<CreditCard | null> {
+  return em.findOne(
+    CreditCardSchema,
+    { id, deletedAt: null, ...contextWhere(ctx) },
+    { lockMode: LockMode.PESSIMISTIC_READ, refresh: true },
+  );
+}

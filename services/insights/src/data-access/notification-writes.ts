@@ -12,7 +12,40 @@ export interface NewNotification {
   dedupeKey: string;
 }
 
-/** One multi-row insert; a business key already notified is skipped, so redelivery and races add nothing. */
+/**
+ * A CTE for a statement whose CTE `inserted` returned new notifications (id, user_id, profile_id, kind, title,
+ * message, data): writes a `spending_limit.warning|exceeded` or `goal.reminder` event to the outbox for each,
+ * in the same statement, so the notification and its event (webhooks) commit together or not at all.
+ */
+export const NOTIFICATION_EVENTS_CTE = `notification_events as (
+  insert into outbox_events (id, type, payload, created_at)
+  select e.event_id, e.type,
+    jsonb_build_object(
+      'event_id', e.event_id,
+      'type', e.type,
+      'occurred_at', to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'context', jsonb_build_object('user_id', e.user_id, 'profile_id', e.profile_id),
+      'data', jsonb_build_object('notification_id', e.id, 'title', e.title, 'message', e.message, 'data', e.data)
+        || case when e.kind = 'GOAL_REMINDER' then jsonb_build_object('goal_id', e.data -> 'goal_id')
+                else jsonb_build_object('spending_limit_id', e.data -> 'spending_limit_id') end
+    ),
+    now()
+  from (
+    select gen_random_uuid() as event_id,
+           case inserted.kind when 'SPENDING_LIMIT_WARNING' then 'spending_limit.warning'
+                              when 'SPENDING_LIMIT_EXCEEDED' then 'spending_limit.exceeded'
+                              else 'goal.reminder' end as type,
+           inserted.*
+    from inserted
+    where inserted.kind in ('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER')
+  ) e
+  returning 1
+)`;
+
+/**
+ * One multi-row insert; a business key already notified is skipped, so redelivery and races add nothing.
+ * Limit and reminder notifications also become outbox events (webhooks) in the same statement.
+ */
 export async function insertNotifications(em: EntityManager, rows: NewNotification[]): Promise<number> {
   if (rows.length === 0) return 0;
   const values = rows.map(() => '(?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, now(), now())').join(', ');
@@ -27,8 +60,13 @@ export async function insertNotifications(em: EntityManager, rows: NewNotificati
     row.dedupeKey,
   ]);
   const inserted: unknown[] = await em.getConnection().execute(
-    `insert into notifications (id, user_id, profile_id, kind, title, message, data, dedupe_key, created_at, updated_at)
-       values ${values} on conflict (dedupe_key) do nothing returning id`,
+    `with inserted as (
+       insert into notifications (id, user_id, profile_id, kind, title, message, data, dedupe_key, created_at, updated_at)
+       values ${values} on conflict (dedupe_key) do nothing
+       returning id, user_id, profile_id, kind, title, message, data
+     ),
+     ${NOTIFICATION_EVENTS_CTE}
+     select id from inserted`,
     params,
     'all',
     em.getTransactionContext(),

@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countsInTotals } from './totals-currency.ts';
 
 /** A stored transaction as SQL returns it: dates as `YYYY-MM-DD`, money as numbers. */
 export interface TransactionRow {
@@ -292,6 +293,26 @@ export async function softDelete(em: EntityManager, ids: string[]): Promise<Tran
   );
 }
 
+/**
+ * Turns these live entries into plain ones where they are: no transfer or bill-payment role, no series link,
+ * no bill. For the leg of a transfer or a bill payment that touched an account that survives the deletion
+ * of its counterpart (the money did leave or reach the bank).
+ */
+export async function makePlainEntries(em: EntityManager, ids: string[]): Promise<TransactionRow[]> {
+  if (ids.length === 0) return [];
+  return selectTransactions(
+    em,
+    `update transactions t set type = 'FIXED', connected_transaction_id = null, series_index = null,
+       is_bill_payment = false, bill_id = null, billed_at = null, updated_at = now()
+     where t.id in (?) and t.deleted_at is null returning ${SELECT_COLUMNS}`,
+    [ids],
+  );
+}
+
+/** SQL of `alias.user_edited_fields` plus the names in the text-array parameter (sorted, each once). */
+export const addEditedFieldsSql = (alias: string) =>
+  `array(select distinct f from unnest(${alias}.user_edited_fields || ?::text[]) as f order by f)`;
+
 /** Ids of live accounts of the caller's context among these. */
 export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, ids: string[]): Promise<Set<string>> {
   const scope = contextSql(ctx);
@@ -311,7 +332,7 @@ export async function paidNetByAccount(em: EntityManager, accountIds: string[]):
     em,
     `select account_id, sum(case when is_expense then -amount else amount end)::text as net
      from transactions
-     where account_id in (?) and deleted_at is null and paid and show_on_balance
+     where account_id in (?) and deleted_at is null and paid and show_on_balance and ${countsInTotals()}
      group by account_id`,
     [accountIds],
   );

@@ -63,7 +63,22 @@ describe('ledger: merchant normalization in SQL and applyRulesToTransactions', (
   }
 
   it('when any text is normalized by SQL and by TypeScript, then both agree', async () => {
-    const letters = fc.constantFrom(...ACCENTED_AND_UPPER, ...'abz09 -./\t\n', 'ß', 'Ø', '€', '😀');
+    const letters = fc.constantFrom(
+      ...ACCENTED_AND_UPPER,
+      ...'abz09 -./\t\n',
+      'ß',
+      'Ø',
+      '€',
+      '😀',
+      '\u0303',
+      '\u0301',
+      '\u0327',
+      '\u00a0',
+      '\u2009',
+      '\u3000',
+      '\ufeff',
+      '\u{1d165}',
+    );
     const text = fc.oneof(
       fc.string({ unit: 'grapheme' }),
       fc.array(letters, { maxLength: 30 }).map((c) => c.join('')),
@@ -72,12 +87,24 @@ describe('ledger: merchant normalization in SQL and applyRulesToTransactions', (
       text.filter((value) => !value.includes('\u0000')),
       800,
     );
-    samples.push('  Padaria São João  ', 'AÇAÍ', '12.345.678/0001-90', '', ' ');
-    const rows = await stack.sql<{ name: string | null; cnpj: string | null }>(
-      'select ledger.normalize_merchant_name(v) as name, ledger.normalize_cnpj(v) as cnpj from unnest($1::text[]) with ordinality as u(v, n) order by n',
+    samples.push(
+      '  Padaria São João  ',
+      'Sa\u0303o Joa\u0303o',
+      'POSTO\u00a0IPIRANGA CENTRO',
+      'AÇAÍ',
+      '12.345.678/0001-90',
+      '',
+      ' ',
+    );
+    const rows = await stack.sql<{ name: string | null; cnpj: string | null; nfd: string }>(
+      `select ledger.normalize_merchant_name(v) as name, ledger.normalize_cnpj(v) as cnpj, normalize(v, NFD) as nfd
+       from unnest($1::text[]) with ordinality as u(v, n) order by n`,
       [samples],
     );
-    expect(rows.map((row) => row.name)).toEqual(samples.map(normalizeMerchantName));
+    // a letter newer than the database's Unicode tables (about 20 of Unicode 16) decomposes in Node only
+    const comparable = rows.flatMap((row, i) => (row.nfd === samples[i].normalize('NFD') ? [i] : []));
+    expect(comparable.length).toBeGreaterThan(samples.length * 0.9);
+    expect(comparable.map((i) => rows[i].name)).toEqual(comparable.map((i) => normalizeMerchantName(samples[i])));
     expect(rows.map((row) => row.cnpj)).toEqual(samples.map(normalizeCnpj));
   });
 

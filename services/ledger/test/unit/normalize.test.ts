@@ -26,9 +26,35 @@ describe('merchant normalization', () => {
     expect(normalizeCnpj(' 12345678000190 ')).toBe('12345678000190');
   });
 
-  it('when the map is read, then each accented or upper-case letter has exactly one plain lower-case letter', () => {
+  it('when the sample letters are normalized, then each accented or upper-case letter becomes its plain lower-case one', () => {
     expect([...ACCENTED_AND_UPPER]).toHaveLength([...PLAIN_LOWER].length);
-    expect(PLAIN_LOWER).toMatch(/^[a-z]+$/);
+    expect([...ACCENTED_AND_UPPER].map((char) => normalizeMerchantName(char)).join('')).toBe(PLAIN_LOWER);
+  });
+
+  it('when a name is sent with combining accents (NFD), then it normalizes like the composed spelling', () => {
+    expect(normalizeMerchantName('Sa\u0303o Joa\u0303o')).toBe('sao joao');
+    expect(normalizeMerchantName('SÃO JOÃO')).toBe('sao joao');
+    expect(normalizeMerchantName('CAFE\u0301 C\u0327')).toBe('cafe c');
+  });
+
+  it('when a name holds Unicode blanks (no-break, thin, ideographic), then each run is one space', () => {
+    expect(normalizeMerchantName('POSTO\u00a0IPIRANGA\u2009\u3000CENTRO\u202f')).toBe('posto ipiranga centro');
+    expect(normalizeMerchantName('\ufeff\u00a0')).toBeNull();
+  });
+
+  it('when any text is written composed or decomposed, with any blanks, then both normalize alike and keep no mark or odd blank', () => {
+    const blank = fc.constantFrom(' ', '\u00a0', '\u2003', '\u3000', '\t', '\u202f', '\u2028');
+    const part = fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom(...ACCENTED_AND_UPPER), blank);
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 20 }), (parts) => {
+        const text = parts.join('');
+        const composed = normalizeMerchantName(text.normalize('NFC'));
+        expect(normalizeMerchantName(text.normalize('NFD'))).toBe(composed);
+        if (composed === null) return;
+        expect(composed).not.toMatch(/\p{M}/u);
+        expect(composed).not.toMatch(/[\p{White_Space}\ufeff]{2}|[^\S ]/u);
+      }),
+    );
   });
 
   it('when any text is normalized, then the result is idempotent, trimmed and free of mapped letters', () => {

@@ -1,10 +1,9 @@
 import Joi from 'joi';
-import { parseCalendarDate } from '../../calendar.ts';
 import {
   anyUuid,
   bankDay,
-  calendarDate,
   cents,
+  dayInput,
   errorSchema,
   idParams,
   nullableTimestamp,
@@ -34,11 +33,8 @@ export const billSchema = Joi.object({
   ...ownership,
 }).label('Bill');
 
-/** `YYYY-MM-DD` that names a real day (2026-02-30 is 400, not a server error). */
-const realDate = () =>
-  calendarDate()
-    .custom((value: string, helpers) => (parseCalendarDate(value) === value ? value : helpers.error('any.invalid')))
-    .messages({ 'any.invalid': '{{#label}} não é uma data válida' });
+/** A real day (2026-02-30 is 400, not a server error), `YYYY-MM-DD` or ISO 8601. */
+const realDate = () => dayInput();
 
 /** Card dates billing can place: a bill needs its neighbour months inside the calendar's years 1–9999. */
 export const BILLABLE_DATES = { from: '0002-01-01', to: '9998-12-31' } as const;
@@ -173,7 +169,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: "Change a card's closing (and due) day",
     description:
-      "The reference bill is `bill_id`'s, else `edition_date`'s month, else the current month. THIS changes only it; THIS_AND_NEXT it, every later bill and the card's days; ALL every bill and the card's days. Transactions move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.",
+      "A closed bill (closing date on or before the context’s today, in its time zone) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.",
     params: cardParams,
     body: Joi.object({
       closing_day: Joi.number().integer().min(1).max(31).strict().required(),
@@ -191,6 +187,7 @@ export const billRoutes = [
         schema: Joi.object({ updated: Joi.number().integer(), bill: billSchema }).label('ClosingDateChanged'),
       },
       404: notFound,
+      409: { description: 'THIS on a closed bill, or the card changed under a concurrent write', schema: errorSchema },
     },
   }),
   defineRoute({
@@ -201,12 +198,12 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Pay a bill from an account',
     description:
-      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. `amount` defaults to the balance (409 when nothing is owed, and 409 naming the next bill when the rollover already carried this bill's remainder into it: pay that one); `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to the context’s today (its time zone).",
+      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` and writes nothing. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to the context’s today (its time zone).",
     params: idParams,
     body: Joi.object({
       account_id: anyUuid().required(),
       amount: cents().min(1).max(1e13),
-      date: bankDay(true),
+      date: bankDay(),
     }).label('PayBill'),
     example: { account_id: '0190a0b0-0000-7000-8000-000000000001', amount: 125000, date: '2026-03-17' },
     responses: {
@@ -216,7 +213,12 @@ export const billRoutes = [
           'BillPaid',
         ),
       },
+      400: { description: 'Invalid input, or an amount above the balance by more than the bound', schema: errorSchema },
       404: notFound,
+      409: {
+        description: 'Nothing owed, a payment of this bill in progress, or its remainder carried to another bill',
+        schema: errorSchema,
+      },
     },
   }),
 ];

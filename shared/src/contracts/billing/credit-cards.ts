@@ -30,8 +30,11 @@ export const creditCardSchema = Joi.object({
   expiring_date: Joi.string().required().description('Due day of month, as a string'),
   limit: cents().required(),
   available_limit: cents()
+    .allow(null)
     .required()
-    .description('`limit` − what is owed on every unpaid bill, future installments included'),
+    .description(
+      '`limit` − what the card holds: the remainder of every bill not carried on yet (an overpayment credit counts back), purchases and the remaining installments of parcelled ones included, recurrence occurrences only in bills already open; `null` for an unlimited card',
+    ),
   is_unlimited: Joi.boolean().required(),
   needs_closing_date_review: Joi.boolean()
     .required()
@@ -115,7 +118,7 @@ export const creditCardRoutes = [
     tag: 'Credit cards',
     summary: 'Update a credit card',
     description:
-      'Only the fields sent change. New `closing_date`/`expiring_date` act like `PATCH /v2/bills/closing-date/by-card/{cardId}` with `THIS_AND_NEXT` from the current month: bills from the current one on get the new dates and their transactions move to the bill their date now falls in.',
+      'Only the fields sent change. New `closing_date`/`expiring_date` act like `PATCH /v2/bills/closing-date/by-card/{cardId}` with `THIS_AND_NEXT` and no reference: bills from the open one on get the new dates (closed bills keep theirs) and their transactions move to the bill their date now falls in.',
     params: idParams,
     body: updateCardBody,
     example: { limit: 800000 },
@@ -128,7 +131,8 @@ export const creditCardRoutes = [
     service: 'billing',
     tag: 'Credit cards',
     summary: 'Delete a credit card',
-    description: 'Logical deletion: the card and its bills vanish from every read. Returns the card as it was.',
+    description:
+      'Logical deletion: the card, its bills and its purchases vanish from every read. Payments of its bills stay in their accounts as plain expenses (`is_bill_payment` false, no `bill_id`): that money left the bank, so balances keep it. Returns the card as it was.',
     params: idParams,
     responses: { 200: { description: 'The deleted card', schema: creditCardSchema }, 404: notFound },
   }),

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import {
   anyUuid,
   calendarDate,
-  dateInput,
+  dayInput,
   errorSchema,
   listQuery,
   nullableTimestamp,
@@ -88,7 +88,7 @@ const reminderBody = Joi.object({
 const fields = {
   title: Joi.string().trim().min(1).max(100),
   amount: positiveCents(),
-  deadline: dateInput(),
+  deadline: dayInput(),
   image: Joi.string()
     .uri({ scheme: ['http', 'https'] })
     .max(2048)

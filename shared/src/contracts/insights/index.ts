@@ -4,6 +4,7 @@ import { investmentRoutes } from './investments.ts';
 import { notificationRoutes } from './notifications.ts';
 import { reportRoutes } from './reports.ts';
 import { spendingLimitRoutes } from './spending-limits.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every public route insights serves. */
 export const insightsRoutes: RouteContract[] = [
@@ -12,4 +13,5 @@ export const insightsRoutes: RouteContract[] = [
   ...notificationRoutes,
   ...reportRoutes,
   ...investmentRoutes,
+  ...webhookRoutes,
 ];

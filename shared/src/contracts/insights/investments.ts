@@ -76,7 +76,9 @@ export const investmentRoutes = [
       "`positions`: the positions present on the latest snapshot day, largest balance first (then name, then investment_id), at most `limit` (1–50, default 20); their yield is today's; `label` is the type label. `by_type`: per type label, latest balance and today's yield, largest balance first. `total_balance_cents`: sum of the latest balances.",
     ].join('\n\n'),
     query: Joi.object({
-      date: bankDay().description('reference date, YYYY-MM-DD, 1900–2999; default the context’s today (its time zone)'),
+      date: bankDay().description(
+        'reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default the context’s today (its time zone)',
+      ),
       limit: Joi.number().integer().min(1).max(50).default(20),
     }),
     responses: {

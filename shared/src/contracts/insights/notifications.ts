@@ -4,10 +4,12 @@ import { defineRoute } from '../route.ts';
 
 export const notificationSchema = Joi.object({
   id: anyUuid().required(),
-  kind: Joi.string().valid('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER').required(),
+  kind: Joi.string()
+    .valid('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER', 'WEBHOOK_DISABLED')
+    .required(),
   title: Joi.string().required(),
   message: Joi.string().required(),
-  data: Joi.object().required().description('ids involved: spending_limit_id and window dates, or goal_id'),
+  data: Joi.object().required().description('ids involved: spending_limit_id and window dates, goal_id, or webhook_id'),
   read_at: nullableTimestamp().required(),
   createdAt: timestamp().required(),
 }).label('Notification');
@@ -23,7 +25,7 @@ export const notificationRoutes = [
     tag: TAG,
     summary: 'List the notifications of the context, newest first',
     description:
-      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
+      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
     query: Joi.object({ ...listQuery, unread: Joi.boolean() }),
     responses: {
       200: { description: 'A page of notifications', schema: page(notificationSchema, 'NotificationPage') },

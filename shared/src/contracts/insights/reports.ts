@@ -20,6 +20,9 @@ const reportItem = Joi.object({
 }).label('SubcategoryReportItem');
 
 const invalid = { description: 'Missing or invalid period (end before start is 400)', schema: errorSchema };
+/** The currency rule of every total (README, Currencies). */
+const BRL_ONLY =
+  'Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).';
 const PREFERENCES =
   'Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`.';
 
@@ -31,7 +34,7 @@ export const reportRoutes = [
     service: 'insights',
     tag: 'Reports',
     summary: 'Spending and income by subcategory',
-    description: `Live transactions dated from \`start_date\` to \`end_date\` (both required, inclusive), account and card, grouped by subcategory; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; \`percentage\` strings have two decimals and sum to exactly \`100.00\` per list (largest remainder). ${PREFERENCES}`,
+    description: `Live transactions dated from \`start_date\` to \`end_date\` (both required, inclusive), account and card, grouped by subcategory; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; \`percentage\` strings have two decimals and sum to exactly \`100.00\` per list (largest remainder). ${PREFERENCES} ${BRL_ONLY}`,
     query: periodQuery,
     responses: {
       200: {
@@ -53,7 +56,7 @@ export const reportRoutes = [
     summary: 'Totals of the context for a period',
     description:
       "`total_balance`: current balances of live accounts with `include_total_balance` (investment accounts only with `include_investments`). `income` / `expenses`: live entries dated in the period. The open bill of a card is its bill whose period holds today (billing status `OPEN`; a current bill whose entries are fully paid is `PAID`, not open): with `show_open_bill: false` its purchases dated in the period are left out of `income`/`expenses` (purchases of closed, overdue or paid bills always count). `to_pay`: unpaid account expenses in the period plus, with `include_current_bill_in_to_pay` (default true), the open bills' purchases dated in the period; `to_receive`: unpaid account income in the period. " +
-      `${PREFERENCES} A forecast settled by automatic reconciliation (\`reconciled_at\` set, see \`auto_reconcile_enabled\`) counts nowhere (not in \`to_pay\`/\`to_receive\`, \`income\`/\`expenses\` nor balances): the imported entry that settled it does.`,
+      `${PREFERENCES} A forecast settled by automatic reconciliation (\`reconciled_at\` set, see \`auto_reconcile_enabled\`) counts nowhere (not in \`to_pay\`/\`to_receive\`, \`income\`/\`expenses\` nor balances): the imported entry that settled it does. ${BRL_ONLY}`,
     query: periodQuery,
     responses: {
       200: {
@@ -78,7 +81,8 @@ export const reportRoutes = [
     business: true,
     summary: 'Income statement (DRE) for a period',
     description:
-      'Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries, `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order.',
+      'Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries and entries of a category without direction (`is_expense` null), `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order. ' +
+      BRL_ONLY,
     query: periodQuery,
     responses: {
       200: {

@@ -20,7 +20,7 @@ export const accountSchema = Joi.object({
   id: anyUuid().required(),
   name: Joi.string().required(),
   logo: Joi.string().required().description('Bank logo URL'),
-  balance: cents().required().description('Current balance in cents'),
+  balance: cents().required().description('Current balance in BRL cents (entries in another currency are not counted)'),
   include_total_balance: Joi.boolean().required(),
   is_default: Joi.boolean().required(),
   type: Joi.string()
@@ -119,7 +119,7 @@ export const accountRoutes = [
     tag: 'Accounts',
     summary: 'Delete an account and its transactions',
     description:
-      'Logical: the account and its transactions vanish from every read and total (both legs of its transfers go too). A deleted default passes to the oldest remaining account. `creditCards` is always empty; `movedCreditCards` lists the cards moved to the (new) default account; deleting the last account while cards are linked to it is 409.',
+      'Logical: the account and its transactions vanish from every read and total. The other leg of a transfer, in an account that survives, stays there as a plain entry (`type` FIXED, no `connected_transaction_id`): the money did move. A deleted default passes to the oldest remaining account. `creditCards` is always empty; `movedCreditCards` lists the cards moved to the (new) default account; deleting the last account while cards are linked to it is 409.',
     params: idParams,
     responses: {
       200: {

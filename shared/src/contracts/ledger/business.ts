@@ -33,7 +33,11 @@ export const dreEntrySchema = Joi.object({
   category_name: Joi.string().required(),
   dre_group: Joi.string()
     .valid(...DRE_GROUPS)
-    .required(),
+    .allow(null)
+    .required()
+    .description(
+      'null for a category without direction (`is_expense` null) and no mapping: the DRE puts each of its entries in receita or despesas_operacionais by the entry’s own direction',
+    ),
   is_system: Joi.boolean().required(),
   source: Joi.string().valid('mapping', 'default').required(),
 }).label('DreMappingEntry');

@@ -26,7 +26,12 @@ const recordOwnership = {
 export const categorySchema = Joi.object({
   id: anyUuid().required(),
   name: Joi.string().required(),
-  is_expense: Joi.boolean().required().description('true: expense category; false: income category'),
+  is_expense: Joi.boolean()
+    .allow(null)
+    .required()
+    .description(
+      'true: expense category; false: income category; null: no direction (entries carry their own: reports split by each entry’s `is_expense`, and the DRE groups its entries by each entry’s direction)',
+    ),
   is_essential: Joi.boolean().required(),
   is_hidden: Joi.boolean().required(),
   icon: Joi.string().allow(null).required(),
@@ -71,7 +76,7 @@ const categoryFields = {
 const createCategoryBody = Joi.object({
   ...categoryFields,
   name: categoryFields.name.required(),
-  is_expense: Joi.boolean().strict().required(),
+  is_expense: Joi.boolean().strict().allow(null),
 }).label('CreateCategory');
 
 const updateCategoryBody = Joi.object(categoryFields).min(1).required().label('UpdateCategory');
@@ -99,7 +104,7 @@ export const categoryRoutes = [
     path: '/v1/categories',
     summary: 'List the system categories and the context’s own',
     description:
-      'System categories (`user_id` null, a standard Brazilian set shipped with fixed ids) come with the context’s own, hidden ones included, ordered by id. `is_expense` tells expense from income categories. Optional `is_expense` filter.',
+      'System categories (`user_id` null, a standard Brazilian set shipped with fixed ids) come with the context’s own, hidden ones included, ordered by id. `is_expense` tells expense from income categories (null: no direction). Optional `is_expense` filter: the categories of that direction plus those without one.',
     query: Joi.object({ ...listQuery, is_expense: Joi.boolean() }),
     responses: { 200: { description: 'A page of categories', schema: page(categorySchema, 'CategoryPage') } },
   }),
@@ -110,7 +115,7 @@ export const categoryRoutes = [
     path: '/v1/categories',
     summary: 'Create a category in the context',
     description:
-      '`name` and `is_expense` are required. Defaults: `is_essential` false, `is_hidden` false, `icon` null, `icon_name` `tag`, `icon_background_color` `#64748B`, `image` null (an http(s) URL when set). Names need not be unique.',
+      '`name` is required. `is_expense` is optional (default null: a category with no direction, since direction belongs to each transaction; the subcategory report splits expenses and incomes by the transaction, and the DRE default puts such a category’s entries in `receita` or `despesas_operacionais` by each entry’s own direction). Defaults: `is_essential` false, `is_hidden` false, `icon` null, `icon_name` `tag`, `icon_background_color` `#64748B`, `image` null (an http(s) URL when set). Names need not be unique.',
     body: createCategoryBody,
     example: {
       name: 'Mercado do bairro',

@@ -10,7 +10,11 @@ const criterionSchema = Joi.object({
   field: Joi.string()
     .valid(...MATCH_FIELDS)
     .required(),
-  normalized: Joi.string().required().description('Lower case without accents; a CNPJ keeps its digits only'),
+  normalized: Joi.string()
+    .required()
+    .description(
+      'Unicode-decomposed (NFD) without combining marks, A–Z lower-cased, every run of Unicode blanks one space, trimmed; a CNPJ keeps its digits only',
+    ),
   value: Joi.string().required().description('The value as the source transaction carries it'),
 }).label('RuleCriterion');
 
@@ -81,7 +85,7 @@ const conflictResponse = {
 };
 
 const MATCHING =
-  'A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (lower case, accents removed, blanks collapsed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated.';
+  'A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated.';
 const APPLY =
   '`apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.';
 

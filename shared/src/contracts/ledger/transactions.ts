@@ -2,8 +2,8 @@ import Joi from 'joi';
 import { FREQUENCIES } from '../../calendar.ts';
 import {
   anyUuid,
-  calendarDate,
-  dateInput,
+  currencyCode,
+  dayInput,
   errorSchema,
   idParams,
   listQuery,
@@ -77,22 +77,22 @@ const strictBoolean = () => Joi.boolean().strict();
 /** Fields shared by creation and update-many; update-many makes them all optional. */
 const transactionFields = {
   amount: positiveCents(),
-  date: dateInput(),
+  date: dayInput(),
   is_expense: strictBoolean(),
   title: Joi.string().trim().min(1).max(255),
   account_id: anyUuid(),
   credit_card_id: anyUuid(),
   category_id: anyUuid().allow(null),
   subcategory_id: anyUuid().allow(null),
-  competence_date: dateInput().allow(null).description('Business'),
+  competence_date: dayInput().allow(null).description('Business'),
   contact_id: anyUuid().allow(null).description('Business'),
   cost_center_id: anyUuid().allow(null).description('Business'),
   document_number: Joi.string().trim().max(100).allow(null).description('Business'),
-  currency: Joi.string()
-    .uppercase()
-    .pattern(/^[A-Z]{3}$/, 'ISO 4217 code'),
+  currency: currencyCode().description(
+    'ISO 4217 code of a currency in circulation (lower case accepted; default BRL). Balances and totals are in BRL and count BRL entries only: an entry in another currency is listed with its own `currency` but left out of account balances, the summary, the subcategory report, the DRE and spending-limit windows (no conversion). Card bills sum every purchase as recorded.',
+  ),
   description: Joi.string().max(2000).allow(null, ''),
-  edition_date: calendarDate(),
+  edition_date: dayInput(),
   edition_type: Joi.string()
     .valid(...EDITION_TYPES)
     .allow(null),
@@ -180,8 +180,8 @@ export const transactionRoutes = [
       'An `account_id`, `credit_card_id` or `category_id` that is not visible in the context answers 404.',
     query: Joi.object({
       ...listQuery,
-      start_date: calendarDate(),
-      end_date: calendarDate(),
+      start_date: dayInput(),
+      end_date: dayInput(),
       account_id: anyUuid(),
       credit_card_id: anyUuid(),
       category_id: anyUuid(),
@@ -215,7 +215,7 @@ export const transactionRoutes = [
       edition_type: Joi.string()
         .valid(...EDITION_TYPES)
         .allow(''),
-      edition_date: calendarDate(),
+      edition_date: dayInput(),
     }),
     responses: {
       200: {
@@ -235,7 +235,7 @@ export const transactionRoutes = [
     description: [
       'Ids in `transactions_ids` (repeated or comma-separated) and/or `transactions_ids[]`, at most 500. Only the',
       'fields sent change; null clears the nullable fields (business fields need an active company license);',
-      '`tag_ids` replaces the tags. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after',
+      "`tag_ids` replaces the tags. On an imported entry, the `title`, `description`, category and tags sent here are the user's: a re-import of the bank's data leaves them as edited. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after",
       '`edition_date`, default the given transaction date) / ALL. A `date` with a wider scope moves every affected',
       'member by the same number of days. `type`, `installments`, `frequency`, `is_full_amount` cannot change (400).',
       '`credit_card_id` moves entries to that card (paid at their date, each in the bill its date falls in; 404 for',
@@ -295,7 +295,7 @@ export const transactionRoutes = [
       'Creates two TRANSFER entries linked as a series: an expense on `sent_account_id` (returned) and an income on `received_account_id`, same amount, date and `paid`. The same account twice is 400. Deleting either deletes both.',
     body: Joi.object({
       amount: positiveCents().required(),
-      date: dateInput().required(),
+      date: dayInput().required(),
       paid: strictBoolean().default(false),
       sent_account_id: anyUuid().required(),
       received_account_id: anyUuid().required(),
@@ -326,7 +326,7 @@ export const transactionRoutes = [
     description:
       'Company key with an active license. Sets `paid`, `paid_at` (default today) and `account_id` on an unpaid account transaction; 409 when already paid; 400 for a card transaction, a transfer leg or a `paid_at` that is not a real day in 1900-01-01..2999-12-31.',
     params: idParams,
-    body: Joi.object({ account_id: anyUuid().required(), paid_at: calendarDate() }).label('SettleTransaction'),
+    body: Joi.object({ account_id: anyUuid().required(), paid_at: dayInput() }).label('SettleTransaction'),
     example: { account_id: '0190a1b2-0000-7000-8000-000000000001', paid_at: '2026-01-10' },
     responses: {
       200: { description: 'The settled transaction', schema: transactionSchema },

@@ -1,6 +1,13 @@
 import { OwnedSchema } from '@finance/shared/db/base-entity';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 
+/** The card's days for bills from month `from` (`YYYY-MM-01`) until the next version. */
+export interface CalendarVersion {
+  from: string;
+  closing_day: number;
+  due_day: number;
+}
+
 export const CreditCardSchema = defineEntity({
   name: 'CreditCard',
   tableName: 'credit_cards',
@@ -17,6 +24,10 @@ export const CreditCardSchema = defineEntity({
     connectionId: p.uuid().nullable(),
     externalId: p.string().nullable(),
     deletedAt: p.datetime().columnType('timestamptz(3)').nullable(),
+    /** The days as dated versions, oldest first (`docs/billing.md`); null: the card's days for every month. */
+    calendar: p.json<CalendarVersion[]>().nullable(),
+    /** Bumped by every closing-day change and by deletion; the ledger re-checks it before writing a purchase. */
+    calendarVersion: p.integer().default(0),
   },
 });
 export type CreditCard = InferEntity<typeof CreditCardSchema>;

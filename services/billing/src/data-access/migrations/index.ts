@@ -1,10 +1,21 @@
+import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
+import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
 import { AddBillCarriedTo } from './0002-bill-carried-to.ts';
+import { AddBillEvents } from './0003-bill-events.ts';
+import { AddBillWorkLease } from './0003-bill-work-lease.ts';
+import { AddCardCalendarVersions } from './0003-card-calendar-versions.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
   { name: '0001-create-credit-cards-and-bills', class: CreateCreditCardsAndBills },
   { name: '0002-bill-carried-to', class: AddBillCarriedTo },
+  { name: '0003-bill-work-lease', class: AddBillWorkLease },
+  { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
+  { name: '0003-card-calendar-versions', class: AddCardCalendarVersions },
+  { name: '0003-create-outbox', class: CreateOutboxTable },
+  { name: '0003-outbox-job-queue', class: AddOutboxJobQueue },
+  { name: '0003-bill-events', class: AddBillEvents },
 ];

@@ -4,12 +4,18 @@ import { isBillable, NOT_BILLABLE } from '@finance/shared/contracts/billing/bill
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsInMonths, byMonth, reopenForRollover } from '../../data-access/bill-repository.ts';
-import { findCard } from '../../data-access/card-repository.ts';
+import { findCardShared } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { monthForDate, monthWindow } from './bill-calendar.ts';
 import { ensureBills } from './ensure-bills.ts';
 
-const cardSummary = (card: CreditCard) => ({ id: card.id, account_id: card.accountId, name: card.name });
+const cardSummary = (card: CreditCard) => ({
+  id: card.id,
+  account_id: card.accountId,
+  name: card.name,
+  // the ledger re-checks it before writing (docs/architecture.md rule 9)
+  calendar_version: card.calendarVersion,
+});
 
 export const CARD_NOT_FOUND = 'Cartão de crédito não encontrado';
 
@@ -30,7 +36,7 @@ export async function assignBills(
     return parsed;
   });
   return em.transactional(async (tx) => {
-    const card = await findCard(tx, ctx, input.credit_card_id);
+    const card = await findCardShared(tx, ctx, input.credit_card_id);
     if (!card) throw notFound(CARD_NOT_FOUND);
     if (dates.length === 0) return { card: cardSummary(card), assignments: [] };
     const window = monthWindow(dates);

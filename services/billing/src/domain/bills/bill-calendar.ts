@@ -11,16 +11,39 @@ export interface BillDates {
 export interface CardDays {
   closingDay: number;
   dueDay: number;
+  /** Dated versions of the days, oldest first; a month before the first follows it, none: the days above. */
+  calendar?: Array<{ from: string; closing_day: number; due_day: number }> | null;
 }
 
 const monthParts = (month: CalendarDate) => month.split('-').map(Number) as [number, number];
 
-/** The dates of month `month`'s bill: the stored row when there is one, else the card's days. */
+/** The card's days for bills of `month`: the latest version from that month or before. */
+export function daysFor(card: CardDays, month: CalendarDate): { closingDay: number; dueDay: number } {
+  const versions = card.calendar ?? [];
+  let found = versions[0];
+  for (const version of versions) if (compare(version.from, month) <= 0) found = version;
+  return found ? { closingDay: found.closing_day, dueDay: found.due_day } : card;
+}
+
+/**
+ * The versions after a change of the days from `month` on (THIS_AND_NEXT, ALL): months before keep the days
+ * they had, later versions are replaced.
+ */
+export function calendarFrom(card: CardDays, month: CalendarDate, days: { closingDay: number; dueDay: number }) {
+  const versions = card.calendar?.length
+    ? card.calendar
+    : [{ from: '0001-01-01', closing_day: card.closingDay, due_day: card.dueDay }];
+  const kept = versions.filter((version) => compare(version.from, month) < 0);
+  return [...kept, { from: month, closing_day: days.closingDay, due_day: days.dueDay }];
+}
+
+/** The dates of month `month`'s bill: the stored row when there is one, else the card's days for that month. */
 export function datesOfMonth(card: CardDays, stored: Map<string, BillDates>, month: CalendarDate): BillDates {
   const found = stored.get(month);
   if (found) return found;
   const [year, monthNumber] = monthParts(month);
-  const period = billPeriodForMonth(card.closingDay, card.dueDay, year, monthNumber);
+  const days = daysFor(card, month);
+  const period = billPeriodForMonth(days.closingDay, days.dueDay, year, monthNumber);
   return { referenceMonth: period.referenceMonth, closingDate: period.closingDate, dueDate: period.dueDate };
 }
 
@@ -30,7 +53,8 @@ export const openDateOf = (card: CardDays, stored: Map<string, BillDates>, month
 
 /** The month whose bill holds `date`: previous closing ≤ date < own closing (a purchase on the closing day goes on). */
 export function monthForDate(card: CardDays, stored: Map<string, BillDates>, date: CalendarDate): CalendarDate {
-  let month = billForDate(card.closingDay, card.dueDay, date).referenceMonth;
+  const days = daysFor(card, startOfMonth(date));
+  let month = billForDate(days.closingDay, days.dueDay, date).referenceMonth;
   // overridden bills may shift the boundary by a month either way; the bound only guards bad data
   for (let step = 0; step < 24; step++) {
     if (compare(date, openDateOf(card, stored, month)) < 0) month = addMonthsClamped(month, -1);

@@ -1,9 +1,9 @@
-import { addMonthsClamped, type CalendarDate, compare, startOfMonth } from '@finance/shared/calendar';
-import type { BillMove, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import { type CalendarDate, compare, startOfMonth } from '@finance/shared/calendar';
+import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
 import { contextSql } from '@finance/shared/db/context-scope';
-import { notFound } from '@finance/shared/errors/app-error';
+import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type BillRow,
@@ -18,7 +18,7 @@ import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { billPeriodForMonth } from '../bill-period.ts';
 import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
-import { type BillDates, datesOfMonth, monthForDate, openDateOf } from './bill-calendar.ts';
+import { type BillDates, calendarFrom, datesOfMonth, monthForDate, monthWindow, openDateOf } from './bill-calendar.ts';
 import { BILL_NOT_FOUND } from './pay-bill.ts';
 import { loadBill } from './show-bill.ts';
 
@@ -30,80 +30,127 @@ export interface ClosingDateInput {
   expiring_day?: number;
 }
 
+export const CLOSED_BILL = 'Fatura já fechada: suas datas e lançamentos não mudam';
+
 const sameDates = (a: BillDates, b: BillDates) => a.closingDate === b.closingDate && a.dueDate === b.dueDate;
 
+/** The month of the open bill: the one whose period holds `today` (read without locks). */
+export async function openMonthOf(em: EntityManager, card: CreditCard, today: CalendarDate): Promise<CalendarDate> {
+  const window = monthWindow([today]);
+  return monthForDate(card, byMonth(await billsInMonths(em, card.id, window.from, window.to)), today);
+}
+
 /**
- * Gives the bills in scope the new days, then moves every card transaction to the bill its date now falls
- * in (one ledger call). Returns how many bills' dates changed. Runs inside the caller's transaction.
+ * Inside billing's transaction with the card locked: gives the bills in scope the new days and returns how
+ * many bills' dates changed and the card's calendar for the ledger, which moves the purchases after the
+ * commit (docs/architecture.md rule 9). A closed bill (closing date on or before `today`) is history: its
+ * dates and purchases never change, so THIS_AND_NEXT and ALL start at the open bill at the earliest, and the
+ * card's days change as a dated version from there (months before keep theirs, stored or not).
  */
 export async function applyClosingDays(
   tx: EntityManager,
-  ledger: LedgerBillingClient,
-  ctx: CallerContext,
   card: CreditCard,
-  change: { month: CalendarDate; editionType: EditionType; closingDay: number; dueDay: number },
-): Promise<number> {
+  change: { month: CalendarDate | null; editionType: EditionType; closingDay: number; dueDay: number },
+  today: CalendarDate,
+): Promise<{ updated: number; calendar: CardCalendarInput; month: CalendarDate }> {
   const before = await billsInMonths(tx, card.id, null, null);
   const oldStored = byMonth(before);
-  const oldDays = { closingDay: card.closingDay, dueDay: card.dueDay };
-  const inScope = (month: CalendarDate) =>
-    change.editionType === 'ALL' ||
-    month === change.month ||
-    (change.editionType === 'THIS_AND_NEXT' && compare(month, change.month) > 0);
-  const months = [...new Set([...before.map((bill) => bill.referenceMonth), change.month])].filter(inScope);
+  const oldCard = { closingDay: card.closingDay, dueDay: card.dueDay, calendar: card.calendar };
+  const openMonth = monthForDate(oldCard, oldStored, today);
+  const month = change.month ?? openMonth;
+  const closed = (m: CalendarDate) => compare(datesOfMonth(oldCard, oldStored, m).closingDate, today) <= 0;
+  if (change.editionType === 'THIS' && closed(month)) throw conflict(CLOSED_BILL);
+  // the first month that may change: never a closed bill
+  const first =
+    change.editionType === 'THIS' || (change.editionType === 'THIS_AND_NEXT' && compare(month, openMonth) > 0)
+      ? month
+      : openMonth;
+  const months =
+    change.editionType === 'THIS'
+      ? [month]
+      : [...new Set([...before.map((bill) => bill.referenceMonth), month])].filter(
+          (m) => compare(m, first) >= 0 && !closed(m),
+        );
   const newDates = new Map(
-    months.map((month) => {
-      const [year, monthNumber] = month.split('-').map(Number);
+    months.map((m) => {
+      const [year, monthNumber] = m.split('-').map(Number);
       const period = billPeriodForMonth(change.closingDay, change.dueDay, year, monthNumber);
-      return [month, { referenceMonth: month, closingDate: period.closingDate, dueDate: period.dueDate }];
+      return [m, { referenceMonth: m, closingDate: period.closingDate, dueDate: period.dueDate }];
     }),
   );
-  const updated = months.filter(
-    (month) => !sameDates(datesOfMonth(oldDays, oldStored, month), newDates.get(month)!),
-  ).length;
-  // transactions from a month before the first bill in scope on may change bill; earlier ones cannot
-  const firstMonth = [...months].sort()[0];
-  const from = change.editionType === 'ALL' ? null : addMonthsClamped(openDateOf(oldDays, oldStored, firstMonth), -1);
+  const updated = months.filter((m) => !sameDates(datesOfMonth(oldCard, oldStored, m), newDates.get(m)!)).length;
 
   if (change.editionType !== 'THIS') {
+    card.calendar = calendarFrom(oldCard, first, change);
     card.closingDay = change.closingDay;
     card.dueDay = change.dueDay;
     // a closing day the user sets for the card from now on is reviewed, whatever the import guessed
     card.needsClosingDateReview = false;
-    await tx.flush();
   }
-  const existing = before.filter((bill) => newDates.has(bill.referenceMonth));
+  card.calendarVersion += 1;
+  await tx.flush();
   await updateBillDates(
     tx,
-    existing.map((bill) => ({ ...newDates.get(bill.referenceMonth)!, id: bill.id })),
+    before
+      .filter((bill) => newDates.has(bill.referenceMonth))
+      .map((bill) => ({ ...newDates.get(bill.referenceMonth)!, id: bill.id })),
   );
   const owner = { userId: card.userId, profileId: card.profileId ?? null, cardId: card.id };
   await insertMissingBills(
     tx,
     owner,
-    months.filter((month) => !oldStored.has(month)).map((m) => newDates.get(m)!),
+    months.filter((m) => !oldStored.has(m)).map((m) => newDates.get(m)!),
   );
+  return { updated, month, calendar: await cardCalendar(tx, card, first) };
+}
 
-  const transactions = await ledger.datesOfCard(ctx, card.id, from);
-  if (transactions.length === 0) return updated;
-  const stored = byMonth(await billsInMonths(tx, card.id, null, null));
-  const targets = transactions.map((t) => monthForDate(card, stored, t.date));
-  await insertMissingBills(
-    tx,
-    owner,
-    [...new Set(targets)].filter((month) => !stored.has(month)).map((month) => datesOfMonth(card, stored, month)),
-  );
-  const bills = new Map((await billsInMonths(tx, card.id, null, null)).map((bill) => [bill.referenceMonth, bill]));
-  const moves = new Map<string, BillMove>();
-  transactions.forEach((t, index) => {
-    const bill = bills.get(targets[index])!;
-    if (t.bill_id === bill.id) return;
-    const move = moves.get(bill.id) ?? { bill_id: bill.id, billed_at: bill.closingDate, transaction_ids: [] };
-    move.transaction_ids.push(t.id);
-    moves.set(bill.id, move);
-  });
-  await ledger.reassign(ctx, card.id, [...moves.values()]);
-  return updated;
+/** The periods of the card's stored bills from month `first` on, under the card's current calendar version. */
+async function cardCalendar(em: EntityManager, card: CreditCard, first: CalendarDate): Promise<CardCalendarInput> {
+  const all = await billsInMonths(em, card.id, null, null);
+  const stored = byMonth(all);
+  return {
+    credit_card_id: card.id,
+    calendar_version: card.calendarVersion,
+    first_month: first,
+    bills: all
+      .filter((bill) => compare(bill.referenceMonth, first) >= 0)
+      .map((bill) => ({
+        bill_id: bill.id,
+        open_date: openDateOf(card, stored, bill.referenceMonth),
+        closing_date: bill.closingDate,
+      })),
+  };
+}
+
+/**
+ * After the change committed, with no lock held: the ledger moves the card's purchases to the bills of their
+ * dates. Purchases whose new bill is not stored yet come back as dates; their bills are created (still under
+ * the same version, else a newer change does the work) and the ledger is asked again.
+ */
+export async function rebillAfterChange(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  calendar: CardCalendarInput,
+): Promise<void> {
+  let current: CardCalendarInput | null = calendar;
+  for (let round = 0; current && round < 5; round++) {
+    const { uncovered } = await ledger.rebill(ctx, current);
+    if (uncovered.length === 0) return;
+    const sent: CardCalendarInput = current;
+    current = await em.fork().transactional(async (tx) => {
+      const card = await lockCard(tx, sent.credit_card_id);
+      if (card.calendarVersion !== sent.calendar_version || card.deletedAt) return null;
+      const stored = byMonth(await billsInMonths(tx, card.id, null, null));
+      const months = [...new Set(uncovered.map((date) => monthForDate(card, stored, date)))];
+      await insertMissingBills(
+        tx,
+        { userId: card.userId, profileId: card.profileId ?? null, cardId: card.id },
+        months.filter((m) => !stored.has(m)).map((m) => datesOfMonth(card, stored, m)),
+      );
+      return cardCalendar(tx, card, sent.first_month);
+    });
+  }
 }
 
 export async function changeClosingDate(
@@ -120,23 +167,29 @@ export async function changeClosingDate(
     reference = await findBill(em, contextSql(ctx, 'b'), input.bill_id);
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);
   }
-  const month = reference?.referenceMonth ?? startOfMonth(input.edition_date ?? (await contextToday(ledger, ctx)));
+  const today = await contextToday(ledger, ctx);
+  // no reference: the open bill (the one whose period holds today), never a closed one
+  const month =
+    reference?.referenceMonth ??
+    (input.edition_date ? startOfMonth(input.edition_date) : await openMonthOf(em, card, today));
   const editionType = input.edition_type ?? 'THIS';
   // a THIS change without a due day keeps the bill's own (an earlier THIS change may have set it)
   const stored = editionType === 'THIS' ? (reference ?? (await billsInMonths(em, card.id, month, month))[0]) : null;
   const ownDueDay = stored ? Number(stored.dueDate.slice(8, 10)) : card.dueDay;
   // the bank defines the due day of open-banking cards
   const dueDay = card.connectionId ? card.dueDay : (input.expiring_day ?? ownDueDay);
-  const { updated, locked } = await em.transactional(async (tx) => {
+  const { updated, calendar, locked } = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, card.id);
-    const count = await applyClosingDays(tx, ledger, ctx, locked, {
-      month,
-      editionType,
-      closingDay: input.closing_day,
-      dueDay,
-    });
-    return { updated: count, locked };
+    const result = await applyClosingDays(
+      tx,
+      locked,
+      { month, editionType, closingDay: input.closing_day, dueDay },
+      today,
+    );
+    return { ...result, locked };
   });
+  // after the commit, with no lock held: the ledger moves the purchases to the bills of their dates
+  await rebillAfterChange(em, ledger, ctx, calendar);
   const { bill } = await loadBill(em.fork(), ledger, ctx, locked, month);
   return { updated, bill };
 }

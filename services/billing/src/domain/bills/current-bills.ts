@@ -3,12 +3,13 @@ import type { CurrentBill } from '@finance/shared/clients/billing-insights-clien
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type BillDates, monthForDate } from './bill-calendar.ts';
+import { type BillDates, type CardDays, monthForDate } from './bill-calendar.ts';
 
 interface Row {
   card_id: string;
   closing_day: number;
   due_day: number;
+  calendar: CardDays['calendar'];
   bill_id: string | null;
   reference_month: string | null;
   closing_date: string | null;
@@ -29,7 +30,7 @@ export async function currentBills(
   const scope = contextSql(ctx, 'c');
   const month = startOfMonth(today);
   const rows: Row[] = await em.getConnection().execute(
-    `select c.id as card_id, c.closing_day, c.due_day, b.id as bill_id,
+    `select c.id as card_id, c.closing_day, c.due_day, c.calendar, b.id as bill_id,
        to_char(b.reference_month, 'YYYY-MM-DD') as reference_month, to_char(b.closing_date, 'YYYY-MM-DD') as closing_date,
        to_char(b.due_date, 'YYYY-MM-DD') as due_date
      from credit_cards c
@@ -38,11 +39,12 @@ export async function currentBills(
     [addMonthsClamped(month, -3), addMonthsClamped(month, 3), ...scope.params],
     'all',
   );
-  const cards = new Map<string, { days: { closingDay: number; dueDay: number }; stored: Map<string, BillDates> }>();
+  const cards = new Map<string, { days: CardDays; stored: Map<string, BillDates> }>();
   const ids = new Map<string, string>();
   for (const row of rows) {
     const card = cards.get(row.card_id) ?? {
-      days: { closingDay: row.closing_day, dueDay: row.due_day },
+      // the card's dated days: a month before a change keeps the days it had
+      days: { closingDay: row.closing_day, dueDay: row.due_day, calendar: row.calendar },
       stored: new Map<string, BillDates>(),
     };
     cards.set(row.card_id, card);

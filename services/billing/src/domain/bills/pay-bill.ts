@@ -1,17 +1,32 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql } from '@finance/shared/db/context-scope';
-import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { newId } from '@finance/shared/db/base-entity';
+import { contextRef, contextSql } from '@finance/shared/db/context-scope';
+import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
+import { busy, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findBill } from '../../data-access/bill-repository.ts';
+import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import { contextToday } from '../context-today.ts';
+import { billEventData } from './announce-bills.ts';
+import { overpaymentBound, remainderOf } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
 
 export const BILL_NOT_FOUND = 'Fatura não encontrada';
+export const NOTHING_OWED = 'Fatura sem saldo a pagar';
+export const PAYMENT_IN_PROGRESS = 'Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura';
 
-/** Creates the paying account expense in the ledger (`is_bill_payment`, the bill's id); amount defaults to the balance. */
+/**
+ * Pays a bill with one account expense in the ledger (`is_bill_payment`, the bill's id). Payments of one bill
+ * are serialized: billing claims the bill under its row lock and commits, then reads the balance and writes
+ * the payment in the ledger (no transaction or lock held during the calls), then releases the claim; a
+ * payment or rollover arriving meanwhile is 409. `amount` defaults to what is owed (409 when that is ≤ 0);
+ * an explicit amount may exceed it (the excess is a credit the rollover carries into the next bill) by at
+ * most the card's limit (R$ 1.000.000,00 for an unlimited card), else 400.
+ */
 export async function payBill(
   em: EntityManager,
   ledger: LedgerBillingClient,
@@ -22,23 +37,55 @@ export async function payBill(
   const bill = await findBill(em, contextSql(ctx, 'c'), billId);
   const card = bill && (await findCard(em, ctx, bill.creditCardId));
   if (!bill || !card) throw notFound(BILL_NOT_FOUND);
-  if (bill.carriedToBillId) {
-    throw conflict(
-      `O saldo desta fatura foi levado para a fatura seguinte (${bill.carriedToBillId}); pague aquela fatura`,
+  const claim = await claimBillForPayment(em, bill.id);
+  if (!claim.claimed && claim.reason === 'carried') {
+    throw conflict(`O saldo desta fatura foi levado adiante e está na fatura ${claim.holder}; pague aquela fatura`);
+  }
+  if (!claim.claimed) throw busy(PAYMENT_IN_PROGRESS);
+  let payment: Record<string, unknown>;
+  let amount: number;
+  // an idempotent request's retry replays the ledger call by its derived key, which needs the same body
+  const paymentId = servingIdempotentRequest() ? undefined : newId();
+  try {
+    const [totals] = await ledger.totals(ctx, [bill.id]);
+    const owed = totals ? remainderOf(totals) : 0;
+    if (input.amount === undefined && owed <= 0) throw conflict(NOTHING_OWED);
+    amount = input.amount ?? owed;
+    const bound = overpaymentBound(card);
+    if (amount - owed > bound) {
+      throw invalidField(
+        'amount',
+        `O valor excede o saldo da fatura (${owed} centavos) em mais de ${bound} centavos, o maior crédito aceito neste cartão`,
+      );
+    }
+    payment = await ledger.payBill(ctx, {
+      payment_id: paymentId,
+      bill_id: bill.id,
+      account_id: input.account_id,
+      amount,
+      // an ISO 8601 date-time keeps the calendar day as written
+      date: (input.date && parseCalendarDate(input.date)) || (await contextToday(ledger, ctx)),
+      title: `Pagamento da fatura ${card.name}`,
+    });
+    // a bill the rollover found settled carries this payment's credit on at the next run
+    await reopenForRollover(em, [bill.id]);
+  } finally {
+    await releaseBills(em, [bill.id]);
+  }
+  const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
+  // a payment that leaves nothing owed announces the bill paid (a partial one shows as transaction.created);
+  // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment;
+  // a plain retry that found the payment already written (another id) does not announce it again
+  if (view.balance <= 0 && (paymentId === undefined || payment.id === paymentId)) {
+    await outsideIdempotencyRecord(() =>
+      em.transactional(async (tx) => {
+        recordEvent(tx, 'bill.paid', contextRef(ctx), {
+          ...billEventData(bill, undefined),
+          balance: view.balance,
+          payment: { transaction_id: String(payment.id), amount, date: String(payment.date).slice(0, 10) },
+        });
+      }),
     );
   }
-  const [totals] = await ledger.totals(ctx, [bill.id]);
-  const balance = totals ? totals.purchases - totals.credits - totals.payments : 0;
-  const amount = input.amount ?? balance;
-  if (amount <= 0) throw conflict('Fatura sem saldo a pagar');
-  const payment = await ledger.payBill(ctx, {
-    bill_id: bill.id,
-    account_id: input.account_id,
-    amount,
-    // an ISO 8601 date-time keeps the calendar day as written (PRODUCT.md §5)
-    date: (input.date && parseCalendarDate(input.date)) || (await contextToday(ledger, ctx)),
-    title: `Pagamento da fatura ${card.name}`,
-  });
-  const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
   return { bill: view, payment };
 }

@@ -8,6 +8,7 @@ import { type BillRow, billsOfCards } from '../../data-access/bill-repository.ts
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { type CardView, cardView } from '../cards/card-view.ts';
+import { heldByCard } from '../cards/owed-by-card.ts';
 import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { openDateOf } from './bill-calendar.ts';
@@ -49,23 +50,22 @@ export async function loadBill(
 ) {
   const { rows, stored } = await em.transactional((tx) => ensureBills(tx, card, [month]));
   const bill = rows.get(month)!;
-  const unrolled = (await billsOfCards(em, [card.id])).filter((row) => !row.rolledOverAt).map((row) => row.id);
+  const cardBills = await billsOfCards(em, [card.id]);
+  const unrolled = cardBills.filter((row) => !row.rolledOverAt).map((row) => row.id);
   const { transactions, totals, time_zone } = await ledger.billContents(
     ctx,
     card.id,
     [bill.id],
     [...new Set([...unrolled, bill.id])],
   );
-  const owed = totals
-    .filter((total) => unrolled.includes(total.bill_id))
-    .reduce((sum, total) => sum + Math.max(total.purchases - total.credits - total.payments, 0), 0);
-  const cardRecord = cardView(card, owed);
+  const today = todayIn(time_zone);
+  const cardRecord = cardView(card, heldByCard(card, cardBills, totals, today));
   return {
     bill: billView(
       bill,
       openDateOf(card, stored, month),
       totals.find((total) => total.bill_id === bill.id),
-      todayIn(time_zone),
+      today,
     ),
     transactions: transactions.map((transaction) => expand(transaction, cardRecord, bill)),
   };

@@ -1,7 +1,7 @@
 import { iso } from '@finance/shared/db/context-scope';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 
-/** The Credit card record of the spec; days are returned as strings (PRODUCT.md §8). */
+/** The Credit card record; days are returned as strings. `owed` is what the card holds (`owedByCard`). */
 export function cardView(card: CreditCard, owed: number) {
   return {
     id: card.id,
@@ -11,7 +11,8 @@ export function cardView(card: CreditCard, owed: number) {
     closing_date: String(card.closingDay),
     expiring_date: String(card.dueDay),
     limit: card.limit,
-    available_limit: card.limit - owed,
+    // an unlimited card has no limit to run out of
+    available_limit: card.isUnlimited ? null : card.limit - owed,
     is_unlimited: card.isUnlimited,
     needs_closing_date_review: card.needsClosingDateReview,
     profile_id: card.profileId ?? null,

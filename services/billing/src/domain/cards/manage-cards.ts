@@ -1,5 +1,4 @@
-import { startOfMonth } from '@finance/shared/calendar';
-import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf } from '@finance/shared/db/pagination';
@@ -9,7 +8,7 @@ import { billsOfCards } from '../../data-access/bill-repository.ts';
 import { findCard, listCardsPage, lockCard } from '../../data-access/card-repository.ts';
 import { type CreditCard, CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { CARD_NOT_FOUND } from '../bills/assign-bills.ts';
-import { applyClosingDays } from '../bills/change-closing-date.ts';
+import { applyClosingDays, rebillAfterChange } from '../bills/change-closing-date.ts';
 import { contextToday } from '../context-today.ts';
 import { cardView } from './card-view.ts';
 import { owedByCard } from './owed-by-card.ts';
@@ -29,7 +28,7 @@ async function requireAccount(ledger: LedgerBillingClient, ctx: CallerContext, a
 }
 
 async function viewOf(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, card: CreditCard) {
-  const owed = await owedByCard(em, ledger, ctx, [card.id]);
+  const owed = await owedByCard(em, ledger, ctx, [card]);
   return cardView(card, owed.get(card.id) ?? 0);
 }
 
@@ -67,12 +66,7 @@ export async function listCards(
 ) {
   const rows = await listCardsPage(em, ctx, page.limit, afterIdOf(page.cursor));
   const items = rows.slice(0, page.limit);
-  const owed = await owedByCard(
-    em,
-    ledger,
-    ctx,
-    items.map((card) => card.id),
-  );
+  const owed = await owedByCard(em, ledger, ctx, items);
   return {
     data: items.map((card) => cardView(card, owed.get(card.id) ?? 0)),
     next_cursor: rows.length > page.limit ? encodeCursor([items[items.length - 1].id]) : null,
@@ -92,9 +86,9 @@ export async function updateCard(
   if (input.account_id !== undefined && input.account_id !== found.accountId) {
     await requireAccount(ledger, ctx, input.account_id);
   }
-  // new days apply from the bill of the context's current month (read before any transaction opens)
-  const month = startOfMonth(await contextToday(ledger, ctx));
-  const card = await em.transactional(async (tx) => {
+  // new days apply from the context's open bill (today read before any transaction opens)
+  const today = await contextToday(ledger, ctx);
+  const { card, calendar } = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, id);
     if (input.name !== undefined) locked.name = input.name;
     if (input.logo !== undefined) locked.logo = input.logo;
@@ -103,19 +97,23 @@ export async function updateCard(
     if (input.is_unlimited !== undefined) locked.isUnlimited = input.is_unlimited;
     const closingDay = input.closing_date ?? locked.closingDay;
     const dueDay = locked.connectionId ? locked.dueDay : (input.expiring_date ?? locked.dueDay);
+    let calendar: CardCalendarInput | null = null;
     if (closingDay !== locked.closingDay || dueDay !== locked.dueDay) {
-      await applyClosingDays(tx, ledger, ctx, locked, {
-        month,
-        editionType: 'THIS_AND_NEXT',
-        closingDay,
-        dueDay,
-      });
+      // new days act like THIS_AND_NEXT from the open bill: closed bills keep theirs
+      ({ calendar } = await applyClosingDays(
+        tx,
+        locked,
+        { month: null, editionType: 'THIS_AND_NEXT', closingDay, dueDay },
+        today,
+      ));
     }
     // sending the closing day confirms it, even unchanged
     if (input.closing_date !== undefined) locked.needsClosingDateReview = false;
     await tx.flush();
-    return locked;
+    return { card: locked, calendar };
   });
+  // after the commit, with no lock held (docs/architecture.md rule 9)
+  if (calendar) await rebillAfterChange(em, ledger, ctx, calendar);
   return viewOf(em.fork(), ledger, ctx, card);
 }
 
@@ -124,17 +122,20 @@ export async function deleteCard(em: EntityManager, ledger: LedgerBillingClient,
   const card = await findCard(em, ctx, id);
   if (!card) throw notFound(CARD_NOT_FOUND);
   const view = await viewOf(em, ledger, ctx, card);
-  await em.transactional(async (tx) => {
+  const { bills, version } = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, id);
     locked.deletedAt = new Date();
+    // a purchase billed before the deletion is refused by the ledger once it has seen this version
+    locked.calendarVersion += 1;
     await tx.flush();
-    const bills = await billsOfCards(tx, [id]);
-    // the ledger commits first; were billing's commit to fail, a retry deletes nothing twice
-    await ledger.deleteCardTransactions(
-      ctx,
-      id,
-      bills.map((bill) => bill.id),
-    );
+    return { bills: await billsOfCards(tx, [id]), version: locked.calendarVersion };
   });
+  // after the commit, with no lock held (docs/architecture.md rule 9); the ledger's deletion is idempotent
+  await ledger.deleteCardTransactions(
+    ctx,
+    id,
+    bills.map((bill) => bill.id),
+    version,
+  );
   return view;
 }

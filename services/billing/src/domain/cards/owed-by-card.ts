@@ -1,29 +1,56 @@
-import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import { type CalendarDate, compare } from '@finance/shared/calendar';
+import type { BillTotals, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billsOfCards } from '../../data-access/bill-repository.ts';
+import { type BillRow, billsOfCards, byMonth } from '../../data-access/bill-repository.ts';
+import type { CreditCard } from '../../data-access/entities/credit-card.ts';
+import { openDateOf } from '../bills/bill-calendar.ts';
+import { heldBy } from '../bills/rollover-rules.ts';
+import { contextToday } from '../context-today.ts';
 
 /**
- * What each card owes: the positive balance of every bill not carried into a later one (future
- * installments included), from one bills query and one ledger call whatever the number of cards.
+ * What one card holds of its limit, from its stored bills and their totals: the remainder of every bill the
+ * rollover has not handled yet (an overpaid bill's credit counts back), future installments included, but
+ * recurrence occurrences only in bills already open (today on or after their open date).
  */
+export function heldByCard(card: CreditCard, bills: BillRow[], totals: BillTotals[], today: CalendarDate): number {
+  const stored = byMonth(bills);
+  const live = new Map(bills.filter((bill) => !bill.rolledOverAt).map((bill) => [bill.id, bill]));
+  let held = 0;
+  for (const total of totals) {
+    const bill = live.get(total.bill_id);
+    if (!bill) continue;
+    held += heldBy(total, compare(today, openDateOf(card, stored, bill.referenceMonth)) >= 0);
+  }
+  return held;
+}
+
+/** `heldByCard` for several cards (by the context's today unless given): one bills query and one totals call whatever their number. */
 export async function owedByCard(
   em: EntityManager,
   ledger: LedgerBillingClient,
   ctx: CallerContext,
-  cardIds: string[],
+  cards: CreditCard[],
+  given?: CalendarDate,
 ): Promise<Map<string, number>> {
-  const owed = new Map(cardIds.map((id) => [id, 0]));
-  const bills = (await billsOfCards(em, cardIds)).filter((bill) => !bill.rolledOverAt);
+  const today = given ?? (await contextToday(ledger, ctx));
+  const all = await billsOfCards(
+    em,
+    cards.map((card) => card.id),
+  );
   const totals = await ledger.totals(
     ctx,
-    bills.map((bill) => bill.id),
+    all.filter((bill) => !bill.rolledOverAt).map((bill) => bill.id),
   );
-  const cardOf = new Map(bills.map((bill) => [bill.id, bill.creditCardId]));
-  for (const total of totals) {
-    const balance = total.purchases - total.credits - total.payments;
-    const cardId = cardOf.get(total.bill_id);
-    if (cardId && balance > 0) owed.set(cardId, (owed.get(cardId) ?? 0) + balance);
-  }
-  return owed;
+  return new Map(
+    cards.map((card) => [
+      card.id,
+      heldByCard(
+        card,
+        all.filter((bill) => bill.creditCardId === card.id),
+        totals,
+        today,
+      ),
+    ]),
+  );
 }

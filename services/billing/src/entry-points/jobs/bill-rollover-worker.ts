@@ -2,14 +2,15 @@ import { now } from '@finance/shared/clock';
 import { type BillRolloverJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import { announceBills } from '../../domain/bills/announce-bills.ts';
 import { rollOverBills } from '../../domain/bills/roll-over-bills.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
 export const ROLLOVER_SCHEDULER_ID = 'daily-bill-rollover';
 
 /**
- * Hourly, so each context's bills roll over within the hour after its local midnight; the job carries no
- * date, so a late run catches up on every bill past due.
+ * Hourly, so each context's bills are announced (closed, overdue) and rolled over within the hour after its
+ * local midnight; the job carries no date, so a late run catches up on every bill past due.
  */
 export async function startBillRolloverWorker(runtime: ServiceRuntime) {
   await runtime.queues
@@ -24,7 +25,10 @@ export async function startBillRolloverWorker(runtime: ServiceRuntime) {
     async (job) => {
       const date = job.data?.date;
       if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UnrecoverableError('bad rollover date');
-      return rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), date ?? now());
+      const at = date ?? now();
+      // closed and overdue are noticed before the rollover carries what is owed
+      const announced = await announceBills(runtime.orm.em.fork(), ledgerFor(runtime), at);
+      return { ...(await rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), at)), announced };
     },
     1,
   );

@@ -5,7 +5,6 @@ import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
-import { IdempotencyStore } from '../../data-access/idempotency-store.ts';
 import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
@@ -38,7 +37,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     insights: config.INSIGHTS_URL,
   };
   const openapi = buildOpenApi(routes, '0.1.0');
-  const idempotency = new IdempotencyStore(redis, config.QUEUE_PREFIX);
   return createApp({
     service: 'gateway',
     logger: deps.logger,
@@ -63,7 +61,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
           authorize(route),
           requireJson,
           express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES }),
-          idempotent(idempotency, proxyTo(upstream[route.service], config.INTERNAL_SECRET)),
+          idempotent(proxyTo(upstream[route.service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS)),
         );
       }
     },

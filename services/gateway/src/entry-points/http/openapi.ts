@@ -1,5 +1,12 @@
 import { errorSchema } from '@finance/shared/contracts/common';
+import {
+  WEBHOOK_EVENT_DOCS,
+  WEBHOOK_EVENT_EXAMPLES,
+  WEBHOOK_SIGNATURE_DOC,
+  webhookEventBodySchema,
+} from '@finance/shared/contracts/insights/webhooks';
 import { type RouteContract, scopeFor } from '@finance/shared/contracts/route';
+import { WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import type Joi from 'joi';
 import joiToJson, { type parse } from 'joi-to-json';
 import { exampleFor } from './schema-example.ts';
@@ -12,12 +19,15 @@ const toSchema = (schema: Joi.Schema): JsonSchema => convert(schema as never, 'o
 
 const IDEMPOTENCY_DESCRIPTION = [
   '**Idempotency.** Any POST, PUT, PATCH or DELETE may carry `Idempotency-Key` (1–255 visible ASCII characters; otherwise 400).',
-  'The key is scoped to the API key and remembered for 24 hours with the request fingerprint (method, path with query, SHA-256 of the JSON body).',
-  'A repeat with the same fingerprint replays the first answer (same status and body, header `Idempotent-Replayed: true`) without running it again;',
+  'The key is scoped to the API key and remembered for 24 hours with the request fingerprint (method, path with query, SHA-256 of the JSON body)',
+  'by the service that owns the write, in the same database transaction as the write.',
+  'A repeat with the same fingerprint replays the first answer (same status and body, header `Idempotent-Replayed: true`) without running it again,',
+  'also when the first answer was lost (a timeout or 503 at the gateway, a restarted service): a retry never writes twice;',
   'the same key with another fingerprint is 409 `Chave de idempotência reutilizada com outra requisição`;',
-  'a repeat while the first is still running is 409 `Requisição com esta chave de idempotência ainda em andamento`.',
-  'Only answers below 500 are kept: after a 5xx or an unreachable service the key is freed and the client may retry with it.',
-  'GET ignores the header. If the idempotency store is unavailable, requests proceed without it.',
+  'a repeat while the first is still running is 409 `Requisição com esta chave de idempotência ainda em andamento`',
+  '(two arriving at once: one runs, the other is this 409); a write that committed but whose answer was never kept is 409',
+  '`Requisição com esta chave de idempotência já foi executada, mas sua resposta se perdeu; consulte o recurso`.',
+  'Answers below 500 are kept; a 5xx that wrote nothing leaves the key free. GET ignores the header.',
 ].join(' ');
 
 export const toOpenApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
@@ -85,7 +95,9 @@ function operationOf(route: RouteContract) {
   };
   const write = route.method !== 'get';
   if (write) {
-    responses['409'] ??= error('Idempotency-Key reused with another request, or its first request still running');
+    responses['409'] ??= error(
+      'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
+    );
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
     responses['415'] = error('Body sent with a content type other than JSON (`application/json` or `+json`)');
   }
@@ -113,6 +125,54 @@ function operationOf(route: RouteContract) {
   return operation;
 }
 
+const WEBHOOK_HEADERS = [
+  ['Finance-Signature', 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret>'],
+  ['Finance-Event-Id', 'The event id (also `id` in the body); the same on every retry'],
+  ['Finance-Event-Type', 'The event type (also `type` in the body)'],
+  ['Finance-Delivery-Id', 'The delivery, as listed by GET /v1/webhooks/{id}/deliveries'],
+] as const;
+
+/** The `webhooks` section: what a subscribed URL receives for each event type (contract: shared/src/contracts/insights/webhooks.ts). */
+function webhooksSection() {
+  const body = toSchema(webhookEventBodySchema);
+  const webhooks: Record<string, unknown> = {};
+  for (const type of WEBHOOK_EVENT_TYPES) {
+    const camel = type.replace(/[._](\w)/g, (_, letter: string) => letter.toUpperCase());
+    webhooks[type] = {
+      post: {
+        operationId: `webhook${camel[0].toUpperCase()}${camel.slice(1)}`,
+        tags: ['Webhooks'],
+        summary: `Event ${type}`,
+        description: `${WEBHOOK_EVENT_DOCS[type]}\n\n${WEBHOOK_SIGNATURE_DOC}`,
+        parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description,
+          schema: { type: 'string' },
+        })),
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { ...body, properties: { ...body.properties, type: { type: 'string', const: type } } },
+              example: {
+                id: '0190a1b2-0000-7000-8000-0000000000e1',
+                type,
+                created_at: '2026-03-05T12:00:00.000Z',
+                data: WEBHOOK_EVENT_EXAMPLES[type],
+              },
+            },
+          },
+        },
+        responses: { '200': { description: 'Received (any 2xx); anything else is retried' } },
+        security: [],
+      },
+    };
+  }
+  return webhooks;
+}
+
 /** The OpenAPI 3.1 document, generated from the route table and the joi schemas that validate requests. */
 export function buildOpenApi(routes: RouteContract[], version: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -138,7 +198,8 @@ export function buildOpenApi(routes: RouteContract[], version: string) {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Runs this write once per API key and key; see the API description',
+          description:
+            'Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description',
           schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
         },
       },
@@ -148,5 +209,6 @@ export function buildOpenApi(routes: RouteContract[], version: string) {
       schemas: { Error: toSchema(errorSchema) },
     },
     paths,
+    webhooks: webhooksSection(),
   };
 }

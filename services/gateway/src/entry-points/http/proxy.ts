@@ -1,32 +1,27 @@
 import { pipeline } from 'node:stream/promises';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@finance/shared/http/idempotency';
 import { internalAgent } from '@finance/shared/http/internal-client';
 import { injectTraceHeaders } from '@finance/shared/telemetry/tracing';
 import type { Request, Response } from 'express';
 import { request } from 'undici';
 import { keyOf } from './authenticate.ts';
 
-const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after'];
+const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPLAYED_HEADER];
 
-/** The service's answer, kept when the idempotency middleware asks for it (`res.locals.bufferUpstream`). */
-export interface UpstreamReply {
-  status: number;
-  contentType: string | null;
-  body: Buffer;
-}
-
-export const upstreamReplyOf = (res: Response): UpstreamReply | undefined =>
-  res.locals.upstreamReply as UpstreamReply | undefined;
-
-/** Forwards the request to its service with the signed context and streams the answer back (buffers it when asked). */
-export function proxyTo(baseUrl: string, secret: string) {
+/**
+ * Forwards the request to its service with the signed context (and the checked `Idempotency-Key`) and
+ * streams the answer back; a service silent for `timeoutMs` is a 503 (a keyed retry then replays).
+ */
+export function proxyTo(baseUrl: string, secret: string, timeoutMs: number) {
   const base = baseUrl.replace(/\/$/, '');
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = injectTraceHeaders({
       [CONTEXT_HEADER]: signContext(keyOf(res).context, secret),
       'x-request-id': String(req.id),
     });
+    if (res.locals.idempotencyKey) headers[IDEMPOTENCY_HEADER] = res.locals.idempotencyKey;
     let body: string | undefined;
     if (req.body !== undefined) {
       headers['content-type'] = 'application/json';
@@ -39,6 +34,8 @@ export function proxyTo(baseUrl: string, secret: string) {
         headers,
         body,
         dispatcher: internalAgent,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
     } catch {
       throw new AppError(503, 'Serviço temporariamente indisponível', { headers: { 'retry-after': '5' } });
@@ -48,13 +45,6 @@ export function proxyTo(baseUrl: string, secret: string) {
       const value = upstream.headers[name];
       if (typeof value === 'string') res.setHeader(name, value);
     }
-    if (!res.locals.bufferUpstream) return pipeline(upstream.body, res);
-    const reply: UpstreamReply = {
-      status: upstream.statusCode,
-      contentType: typeof upstream.headers['content-type'] === 'string' ? upstream.headers['content-type'] : null,
-      body: Buffer.from(await upstream.body.arrayBuffer()),
-    };
-    res.locals.upstreamReply = reply;
-    res.end(reply.body);
+    return pipeline(upstream.body, res);
   };
 }

@@ -1,7 +1,12 @@
 import { OwnedSchema } from '@finance/shared/db/base-entity';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 
-export const NOTIFICATION_KINDS = ['SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER'] as const;
+export const NOTIFICATION_KINDS = [
+  'SPENDING_LIMIT_WARNING',
+  'SPENDING_LIMIT_EXCEEDED',
+  'GOAL_REMINDER',
+  'WEBHOOK_DISABLED',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NotificationSchema = defineEntity({

@@ -1,14 +1,15 @@
 import type { CalendarDate } from '@finance/shared/calendar';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { zoneOfRow } from '../../data-access/context-time-zones.ts';
+import { NOTIFICATION_EVENTS_CTE } from '../../data-access/notification-writes.ts';
 
 /**
  * Notifies every reminder due this month and not yet notified for it: due on the day of its start_date
  * (clamped to the month end), between start_date and end_date, by the day of the goal's context (`at` read
  * in the context's time zone, so a reminder turns at local midnight; a calendar date acts as today for every
  * context). A late run still notifies the month's reminder (catch-up); a second run the same month finds
- * `last_notification` set and the dedupe key taken. One statement: notifications inserted and
- * `last_notification` stamped together.
+ * `last_notification` set and the dedupe key taken. One statement: notifications inserted, their
+ * `goal.reminder` events recorded and `last_notification` stamped together.
  */
 export async function notifyGoalReminders(em: EntityManager, at: Date | CalendarDate): Promise<{ notified: number }> {
   const given = typeof at === 'string' ? at : null;
@@ -44,8 +45,9 @@ export async function notifyGoalReminders(em: EntityManager, at: Date | Calendar
               now(), now()
        from ready
        on conflict (dedupe_key) do nothing
-       returning 1
+       returning id, user_id, profile_id, kind, title, message, data
      ),
+     ${NOTIFICATION_EVENTS_CTE},
      stamped as (
        update goal_reminders r set last_notification = ready.today::timestamp at time zone 'UTC', updated_at = now()
        from ready where r.id = ready.id

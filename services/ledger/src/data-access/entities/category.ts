@@ -11,7 +11,7 @@ export const CategorySchema = defineEntity({
     userId: p.uuid().nullable(),
     profileId: p.uuid().nullable(),
     name: p.string(),
-    isExpense: p.boolean(),
+    isExpense: p.boolean().nullable(),
     isEssential: p.boolean().default(false),
     isHidden: p.boolean().default(false),
     icon: p.string().nullable(),

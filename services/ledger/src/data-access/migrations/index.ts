@@ -1,3 +1,4 @@
+import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
@@ -11,8 +12,12 @@ import { CreateCategorizationRules } from './0008-create-categorization-rules.ts
 import { CreateOpenBanking } from './0009-create-open-banking.ts';
 import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
+import { CreateCardCalendars } from './0013-card-calendars.ts';
+import { MerchantNameNfd } from './0013-merchant-name-nfd.ts';
 import { TaxesDefaultToDeducoes } from './0013-taxes-default-deducoes.ts';
+import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
 import { AddContextTimeZone } from './0014-context-time-zone.ts';
+import { UserEditedFields } from './0015-user-edited-fields.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -28,6 +33,11 @@ export const ledgerMigrations: MigrationList = [
   { name: '0010-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0011-index-transactions-by-bill', class: IndexTransactionsByBill },
   { name: '0012-recurrence-end', class: AddRecurrenceEnd },
+  { name: '0013-merchant-name-nfd', class: MerchantNameNfd },
+  { name: '0014-category-direction-optional', class: CategoryDirectionOptional },
+  { name: '0015-user-edited-fields', class: UserEditedFields },
+  { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
+  { name: '0013-card-calendars', class: CreateCardCalendars },
   { name: '0013-taxes-default-deducoes', class: TaxesDefaultToDeducoes },
   { name: '0014-context-time-zone', class: AddContextTimeZone },
 ];

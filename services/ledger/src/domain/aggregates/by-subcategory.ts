@@ -2,6 +2,7 @@ import type { Period, SubcategoryAggregate } from '@finance/shared/clients/ledge
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countsInTotals } from '../../data-access/totals-currency.ts';
 import { preferencesCte, runSql } from './run-sql.ts';
 
 type Row = Omit<SubcategoryAggregate, 'value'> & { value: string };
@@ -26,7 +27,7 @@ export async function totalsBySubcategory(
               coalesce(t.subcategory_id, t.category_id) as id, sum(t.amount) as value
        from transactions t cross join cfg
        where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and t.category_id is not null
-         and not t.is_previous_balance
+         and not t.is_previous_balance and ${countsInTotals('t')}
          and t.date between cast(? as date) and cast(? as date)
          and (cfg.include_transfers or t.type <> 'TRANSFER')
          and (cfg.include_bill_payments or not t.is_bill_payment)

@@ -2,6 +2,7 @@ import type { DreGroupTotal, Period } from '@finance/shared/clients/ledger-insig
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countsInTotals } from '../../data-access/totals-currency.ts';
 import { runSql } from './run-sql.ts';
 
 type Row = { dre_group: string; income: string; expenses: string };
@@ -28,7 +29,7 @@ export async function dreTotals(
      left join categories c on c.id = t.category_id
      left join dre_mappings m on m.profile_id = t.profile_id and m.category_id = t.category_id
      where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and t.type <> 'TRANSFER' and not t.is_bill_payment
-       and not t.is_previous_balance
+       and not t.is_previous_balance and ${countsInTotals('t')}
        and coalesce(t.competence_date, t.date) between cast(? as date) and cast(? as date)
      group by 1`,
     [...scope.params, period.start_date, period.end_date],

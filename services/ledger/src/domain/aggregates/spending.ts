@@ -2,6 +2,7 @@ import type { SpendingWindow } from '@finance/shared/clients/ledger-insights-cli
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countsInTotals } from '../../data-access/totals-currency.ts';
 import { runSql } from './run-sql.ts';
 
 /**
@@ -27,7 +28,7 @@ export async function spendingByWindow(
       and (w.subcategory_id is null or t.subcategory_id = w.subcategory_id)
       and t.date between w."from" and w."to"
       and t.deleted_at is null and t.reconciled_at is null and t.is_expense and t.type <> 'TRANSFER'
-      and not t.is_bill_payment and not t.is_previous_balance
+      and not t.is_bill_payment and not t.is_previous_balance and ${countsInTotals('t')}
       and ${scope.sql}
      group by w.key`,
     [JSON.stringify(windows), ...scope.params],

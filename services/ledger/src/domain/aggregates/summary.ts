@@ -2,6 +2,7 @@ import type { Period, Summary } from '@finance/shared/clients/ledger-insights-cl
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { countsInTotals } from '../../data-access/totals-currency.ts';
 import { preferencesCte, runSql } from './run-sql.ts';
 
 type Row = Record<keyof Summary, string>;
@@ -32,6 +33,7 @@ export async function summaryOf(
        select t.account_id, sum(case when t.is_expense then -t.amount else t.amount end) as amount
        from transactions t
        where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and t.paid and t.show_on_balance and t.account_id is not null
+         and ${countsInTotals('t')}
        group by t.account_id
      ),
      balance as (
@@ -52,6 +54,7 @@ export async function summaryOf(
               t.credit_card_id is not null and coalesce(t.bill_id in (select bill_id from open_bills), false) as open_bill
        from transactions t cross join cfg
        where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and not t.is_previous_balance
+         and ${countsInTotals('t')}
          and t.date between cast(? as date) and cast(? as date)
          and (cfg.include_transfers or t.type <> 'TRANSFER')
          and (cfg.include_bill_payments or not t.is_bill_payment)

@@ -17,7 +17,10 @@ import { transactionView } from '../transactions/transaction-view.ts';
 // Imported operation types that mean a fee, interest or IOF (PRODUCT.md §8 `costs`).
 const COST_PATTERN = '(tarifa|juros|iof|encargo|multa|anuidade|fee|interest)';
 
-/** Per-bill sums of live entries of the context, bill payments apart; one grouped query. */
+/**
+ * Per-bill sums of live entries of the context, bill payments apart, and `recurring` (the signed net of
+ * recurrence occurrences, which a card holds only once their bill is open); one grouped query.
+ */
 export async function billTotals(em: EntityManager, ctx: CallerContext, billIds: string[]): Promise<BillTotals[]> {
   if (billIds.length === 0) return [];
   const scope = contextSql(ctx, 't');
@@ -28,7 +31,9 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
        coalesce(sum(t.amount) filter (where not t.is_bill_payment and not t.is_expense), 0)::text as credits,
        coalesce(sum(case when t.is_expense then t.amount else -t.amount end) filter (where t.is_bill_payment), 0)::text as payments,
        coalesce(sum(t.amount) filter (where not t.is_bill_payment and t.is_expense and t.operation_type ~* ?), 0)::text as costs,
-       count(*) filter (where not t.is_bill_payment)::text as count
+       count(*) filter (where not t.is_bill_payment)::text as count,
+       coalesce(sum(case when t.is_expense then t.amount else -t.amount end)
+         filter (where not t.is_bill_payment and t.type = 'RECURRENT'), 0)::text as recurring
      from transactions t
      where t.bill_id in (?) and t.deleted_at is null and ${scope.sql}
      group by t.bill_id`,
@@ -41,6 +46,7 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
     payments: Number(row.payments),
     costs: Number(row.costs),
     count: Number(row.count),
+    recurring: Number(row.recurring),
   }));
 }
 

@@ -1,13 +1,64 @@
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillAssignment, BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { AppError, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { AppError, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockCardCalendars } from '../../data-access/card-calendar-repository.ts';
 import { execute, type NewTransaction, type TransactionRow } from '../../data-access/transaction-repository.ts';
 
+/**
+ * Versions of the cards' bill calendars that billing answered with (card id → version). Billing is asked
+ * before the ledger opens its transaction (docs/architecture.md rule 9); inside it, `assertCalendarsCurrent`
+ * checks that no closing-day change or card deletion was applied since.
+ */
+export type CalendarVersions = Map<string, number>;
+
+/** A card's calendar changed between billing's answer and the write: the caller asks billing again. */
+export class StaleCardCalendar extends Error {
+  constructor(cardId: string) {
+    super(`calendário do cartão ${cardId} mudou`);
+    this.name = 'StaleCardCalendar';
+  }
+}
+
+/**
+ * Inside the writer's transaction: locks the calendar rows of the cards `FOR SHARE` (a re-billing takes them
+ * `FOR UPDATE`, so it waits for this write and then sees it) and refuses when the ledger already applied a
+ * newer version than the one the bills were assigned under. Take it before any transaction row lock.
+ */
+export async function assertCalendarsCurrent(em: EntityManager, seen: CalendarVersions): Promise<void> {
+  const stored = await lockCardCalendars(em, [...seen.keys()], 'share');
+  for (const [cardId, version] of seen) {
+    if ((stored.get(cardId) ?? 0) > version) throw new StaleCardCalendar(cardId);
+  }
+}
+
+/**
+ * Runs `attempt` (which asks billing first and writes after) again when a card's calendar changed in
+ * between; after a few tries the client gets a 409 to retry.
+ */
+export async function withCurrentCalendars<T>(attempt: () => Promise<T>, tries = 5): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof StaleCardCalendar)) throw err;
+      if (round >= tries) throw conflict('O calendário do cartão mudou durante a operação; tente novamente');
+    }
+  }
+}
+
 /** The bill of each date from billing; a card outside the context is 404 as the client sent it. */
-async function assignmentsFor(billing: BillingClient, ctx: CallerContext, creditCardId: string, dates: string[]) {
+async function assignmentsFor(
+  billing: BillingClient,
+  ctx: CallerContext,
+  creditCardId: string,
+  dates: string[],
+  seen?: CalendarVersions,
+) {
   try {
-    return (await billing.assign(ctx, creditCardId, dates)).assignments;
+    const answer = await billing.assign(ctx, creditCardId, dates);
+    seen?.set(creditCardId, answer.card.calendar_version ?? 0);
+    return answer.assignments;
   } catch (err) {
     if (err instanceof AppError && err.status === 404)
       throw notFound('Cartão de crédito não encontrado (credit_card_id)');
@@ -17,13 +68,15 @@ async function assignmentsFor(billing: BillingClient, ctx: CallerContext, credit
 
 /**
  * Card rows (PRODUCT.md §6, §8): no account, always paid with `paid_at` at their date, and the bill billing
- * assigns to each date, so the installments of a purchase fill successive bills. One billing call.
+ * assigns to each date, so the installments of a purchase fill successive bills. One billing call, made
+ * before the caller's transaction; the calendar version it answered goes into `seen`.
  */
 export async function billCardRows<T extends Pick<NewTransaction, 'date'>>(
   billing: BillingClient,
   ctx: CallerContext,
   creditCardId: string,
   rows: T[],
+  seen?: CalendarVersions,
 ): Promise<T[]> {
   if (rows.length === 0) return rows;
   const assignments = await assignmentsFor(
@@ -31,6 +84,7 @@ export async function billCardRows<T extends Pick<NewTransaction, 'date'>>(
     ctx,
     creditCardId,
     rows.map((row) => row.date),
+    seen,
   );
   return rows.map((row, index) => ({
     ...row,
@@ -54,8 +108,32 @@ export function assertOneHolder(input: { account_id?: string; credit_card_id?: s
 }
 
 /** 404 unless the card is the context's (billing's assign with no dates is its lookup). */
-export async function requireCard(billing: BillingClient, ctx: CallerContext, creditCardId: string): Promise<void> {
-  await assignmentsFor(billing, ctx, creditCardId, []);
+export async function requireCard(
+  billing: BillingClient,
+  ctx: CallerContext,
+  creditCardId: string,
+  seen?: CalendarVersions,
+): Promise<void> {
+  await assignmentsFor(billing, ctx, creditCardId, [], seen);
+}
+
+/** Bills of (card, date) pairs asked of billing before a transaction, keyed `card:date`. */
+export type PlannedBills = Map<string, BillAssignment>;
+
+/** One billing call per card for the dates each card's entries will have; versions go into `seen`. */
+export async function planBills(
+  billing: BillingClient,
+  ctx: CallerContext,
+  datesByCard: Map<string, Set<string>>,
+  seen: CalendarVersions,
+): Promise<PlannedBills> {
+  const planned: PlannedBills = new Map();
+  for (const [cardId, dates] of datesByCard) {
+    const list = [...dates].sort();
+    const assignments = await assignmentsFor(billing, ctx, cardId, list, seen);
+    for (const assignment of assignments) planned.set(`${cardId}:${assignment.date}`, assignment);
+  }
+  return planned;
 }
 
 /** An edit names at most one new holder (PRODUCT.md §6). */
@@ -65,35 +143,45 @@ export function assertAtMostOneHolder(input: { account_id?: string; credit_card_
   }
 }
 
+/** New card rows billed from the bills planned before the transaction; a date the plan lacks is stale. */
+export function applyPlannedBills<T extends Pick<NewTransaction, 'date'>>(
+  planned: PlannedBills,
+  creditCardId: string,
+  rows: T[],
+): T[] {
+  return rows.map((row) => {
+    const bill = planned.get(`${creditCardId}:${row.date}`);
+    if (!bill) throw new StaleCardCalendar(creditCardId);
+    return {
+      ...row,
+      account_id: null,
+      credit_card_id: creditCardId,
+      paid: true,
+      paid_at: `${row.date}T00:00:00.000Z`,
+      bill_id: bill.bill_id,
+      billed_at: bill.billed_at,
+    };
+  });
+}
+
 /**
- * After an edit moved card entries in time: each goes to the bill its new date falls in (one billing call per
- * card, one statement). Returns the rows as they now are.
+ * After an edit moved card entries in time: each goes to the bill its new date falls in, from the bills
+ * planned before the transaction (one statement). A (card, date) the plan lacks means the rows changed since
+ * it was made: `StaleCardCalendar`, so the caller plans again. Returns the rows as they now are.
  */
 export async function rebillCardRows(
-  billing: BillingClient,
+  planned: PlannedBills,
   em: EntityManager,
-  ctx: CallerContext,
   rows: TransactionRow[],
 ): Promise<TransactionRow[]> {
-  const byCard = new Map<string, TransactionRow[]>();
-  for (const row of rows) {
-    if (row.credit_card_id && !row.is_previous_balance) {
-      byCard.set(row.credit_card_id, [...(byCard.get(row.credit_card_id) ?? []), row]);
-    }
-  }
-  if (byCard.size === 0) return rows;
   const moved = new Map<string, { bill_id: string; billed_at: string }>();
-  for (const [cardId, cardRows] of byCard) {
-    const assignments = await assignmentsFor(
-      billing,
-      ctx,
-      cardId,
-      cardRows.map((row) => row.date),
-    );
-    cardRows.forEach((row, index) => {
-      moved.set(row.id, { bill_id: assignments[index].bill_id, billed_at: assignments[index].billed_at });
-    });
+  for (const row of rows) {
+    if (!row.credit_card_id || row.is_previous_balance) continue;
+    const bill = planned.get(`${row.credit_card_id}:${row.date}`);
+    if (!bill) throw new StaleCardCalendar(row.credit_card_id);
+    moved.set(row.id, { bill_id: bill.bill_id, billed_at: bill.billed_at });
   }
+  if (moved.size === 0) return rows;
   await execute(
     em,
     `update transactions t set bill_id = m.bill_id, billed_at = m.billed_at::date
@@ -110,6 +198,7 @@ export async function rebillCardRows(
 export async function billCardRowsOfAnyContext<T extends NewTransaction>(
   billing: BillingClient,
   rows: T[],
+  seen?: CalendarVersions,
 ): Promise<T[]> {
   const groups = new Map<string, number[]>();
   rows.forEach((row, index) => {
@@ -126,6 +215,7 @@ export async function billCardRowsOfAnyContext<T extends NewTransaction>(
       ctx,
       first.credit_card_id as string,
       indexes.map((index) => rows[index]),
+      seen,
     );
     indexes.forEach((index, k) => {
       result[index] = billed[k];

@@ -12,7 +12,7 @@ export interface DreChange {
 interface DreRow {
   category_id: string;
   category_name: string;
-  dre_group: DreGroup;
+  dre_group: DreGroup | null;
   is_system: boolean;
   source: 'mapping' | 'default';
 }
@@ -26,7 +26,7 @@ export async function getDreMapping(em: EntityManager, ctx: CallerContext): Prom
   return em.getConnection().execute<DreRow[]>(
     `select c.id as category_id, c.name as category_name,
        coalesce(m.dre_group, c.dre_group,
-         case when c.is_expense then 'despesas_operacionais' else 'receita' end) as dre_group,
+         case when c.is_expense then 'despesas_operacionais' when not c.is_expense then 'receita' end) as dre_group,
        c.user_id is null as is_system,
        case when m.dre_group is null then 'default' else 'mapping' end as source
      from categories c

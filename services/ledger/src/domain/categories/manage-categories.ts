@@ -11,7 +11,7 @@ import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
 export interface CategoryInput {
   name?: string;
-  is_expense?: boolean;
+  is_expense?: boolean | null;
   is_essential?: boolean;
   is_hidden?: boolean;
   icon?: string | null;
@@ -36,7 +36,7 @@ export async function createCategory(em: EntityManager, ctx: CallerContext, inpu
   const category = em.create(CategorySchema, {
     ...ownerOf(ctx),
     name: input.name as string,
-    isExpense: input.is_expense as boolean,
+    isExpense: input.is_expense ?? null,
     isEssential: input.is_essential ?? false,
     isHidden: input.is_hidden ?? false,
     icon: input.icon ?? null,
@@ -88,7 +88,9 @@ export async function listCategories(
 ) {
   const where = {
     ...visibleWhere(ctx),
-    ...(query.is_expense === undefined ? {} : { isExpense: query.is_expense }),
+    ...(query.is_expense === undefined
+      ? {}
+      : { $and: [{ $or: [{ isExpense: query.is_expense }, { isExpense: null }] }] }),
   };
   const rows = await pageById(em, CategorySchema, where, query.limit, afterIdOf(query));
   return toPage(rows, query.limit, categoryView);

@@ -3,6 +3,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextSql, iso } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute } from '../../data-access/transaction-repository.ts';
 
@@ -83,8 +84,37 @@ export async function updateBackgroundJob(
     sets.push('error = ?');
     params.push(patch.error);
   }
-  await execute(em, `update background_jobs set ${sets.join(', ')} where id = ?`, [...params, id]);
+  await em.transactional(async (tx) => {
+    const [before] = await execute<{
+      kind: string;
+      state: BackgroundJobState;
+      user_id: string;
+      profile_id: string | null;
+    }>(tx, 'select kind, state, user_id, profile_id from background_jobs where id = ? for update', [id]);
+    await execute(tx, `update background_jobs set ${sets.join(', ')} where id = ?`, [...params, id]);
+    // an import's end is an event (webhooks), recorded once: when the job first reaches completed or failed
+    if (before?.kind === IMPORT_KIND && isFinished(patch.state) && !isFinished(before.state)) {
+      const completed = patch.state === 'completed';
+      const result = (patch.result ?? null) as { connection_id?: string } | null;
+      recordEvent(
+        tx,
+        completed ? 'import.completed' : 'import.failed',
+        { user_id: before.user_id, profile_id: before.profile_id },
+        {
+          job_id: id,
+          connection_id: result?.connection_id ?? null,
+          status: completed ? 'COMPLETED' : 'FAILED',
+          result: completed ? (result as Record<string, unknown> | null) : null,
+          error: completed ? null : (patch.error ?? null),
+        },
+      );
+    }
+  });
 }
+
+export const IMPORT_KIND = 'IMPORT';
+
+const isFinished = (state: BackgroundJobState | undefined) => state === 'completed' || state === 'failed';
 
 async function findJob(em: EntityManager, ctx: CallerContext, id: string): Promise<JobRow | null> {
   const scope = contextSql(ctx);

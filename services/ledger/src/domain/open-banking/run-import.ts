@@ -5,6 +5,7 @@ import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute } from '../../data-access/transaction-repository.ts';
+import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../billing-support/card-rows.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
 import { checkReferences } from './check-references.ts';
@@ -56,6 +57,7 @@ async function billsOf(
   deps: ImportDeps,
   ctx: CallerContext,
   rows: Array<{ credit_card_id: string; date: string }>,
+  seen: CalendarVersions,
 ): Promise<Map<string, BillAssignment>> {
   const datesByCard = new Map<string, Set<string>>();
   for (const row of rows)
@@ -64,7 +66,8 @@ async function billsOf(
   for (const [cardId, dates] of datesByCard) {
     const list = [...dates];
     for (let i = 0; i < list.length; i += ASSIGN_CHUNK) {
-      const { assignments } = await deps.billing.assign(ctx, cardId, list.slice(i, i + ASSIGN_CHUNK));
+      const { card, assignments } = await deps.billing.assign(ctx, cardId, list.slice(i, i + ASSIGN_CHUNK));
+      seen.set(cardId, Math.min(seen.get(cardId) ?? card.calendar_version, card.calendar_version));
       for (const assignment of assignments) bills.set(`${cardId}:${assignment.date}`, assignment);
     }
   }
@@ -151,18 +154,23 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
 
   const rows = resolveRows(payload.transactions, accounts, cards);
   const cardRows = rows.filter((row) => row.credit_card_id !== null) as Array<ImportRow & { credit_card_id: string }>;
-  const bills = await billsOf(deps, ctx, cardRows);
-  for (const row of cardRows) {
-    const bill = bills.get(`${row.credit_card_id}:${row.date}`);
-    row.bill_id = bill?.bill_id ?? null;
-    row.billed_at = bill?.billed_at ?? null;
-  }
-  const { created, updated, categorized } = await em.transactional(async (tx) => {
-    const changed = await upsertTransactions(tx, ctx, connectionId, rows);
-    // enabled rules categorize what arrived new; a re-import never overrides a category
-    const count = await applyRulesToTransactions(tx, ctx, changed.created);
-    await reconcileForecasts(tx, ctx, changed.created);
-    return { ...changed, categorized: count };
+  // bills are asked of billing before the transaction and their calendar versions re-checked in it (rule 9)
+  const { created, updated, categorized } = await withCurrentCalendars(async () => {
+    const seen: CalendarVersions = new Map();
+    const bills = await billsOf(deps, ctx, cardRows, seen);
+    for (const row of cardRows) {
+      const bill = bills.get(`${row.credit_card_id}:${row.date}`);
+      row.bill_id = bill?.bill_id ?? null;
+      row.billed_at = bill?.billed_at ?? null;
+    }
+    return em.transactional(async (tx) => {
+      await assertCalendarsCurrent(tx, seen);
+      const changed = await upsertTransactions(tx, ctx, connectionId, rows);
+      // enabled rules categorize what arrived new; a re-import never overrides a category
+      const count = await applyRulesToTransactions(tx, ctx, changed.created);
+      await reconcileForecasts(tx, ctx, changed.created);
+      return { ...changed, categorized: count };
+    });
   });
   await progress(80);
 

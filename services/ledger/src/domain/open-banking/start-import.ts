@@ -6,7 +6,7 @@ import { type ImportJob, QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute } from '../../data-access/transaction-repository.ts';
-import { createBackgroundJob, waitForBackgroundJob } from '../jobs/background-jobs.ts';
+import { createBackgroundJob, IMPORT_KIND, waitForBackgroundJob } from '../jobs/background-jobs.ts';
 import { findConnectionByExternalId } from './connections.ts';
 import type { ImportPayload } from './import-payload.ts';
 
@@ -32,7 +32,7 @@ export async function startImport(
   const id = await em.transactional(async (tx) => {
     const connection = await findConnectionByExternalId(tx, ctx, payload.connection.id);
     if (connection?.status === 'REVOKED') throw conflict(REVOKED_MESSAGE);
-    const jobId = await createBackgroundJob(tx, ctx, 'IMPORT');
+    const jobId = await createBackgroundJob(tx, ctx, IMPORT_KIND);
     await execute(
       tx,
       'insert into open_banking_imports (job_id, user_id, profile_id, payload) values (?, ?, ?, ?::jsonb)',

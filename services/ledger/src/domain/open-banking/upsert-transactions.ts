@@ -3,6 +3,7 @@ import { newId } from '@finance/shared/db/base-entity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute } from '../../data-access/transaction-repository.ts';
 import { type ChangedRow, changedColumns, recordTransactionChanges } from '../transactions/record-changes.ts';
+import { PROTECTED_BANK_FIELDS } from './user-edits.ts';
 
 /** One imported transaction with its account or card (and bill) resolved to ledger and billing ids. */
 export interface ImportRow {
@@ -41,10 +42,16 @@ const FIELDS = [
   'paid_at',
 ] as const;
 
+/** The bank's value of a field, or the stored one where the user edited that field (`user-edits.ts`). */
+const incoming = (field: (typeof FIELDS)[number]) =>
+  (PROTECTED_BANK_FIELDS as readonly string[]).includes(field)
+    ? `case when '${field}' = any(t.user_edited_fields) then t.${field} else excluded.${field} end`
+    : `excluded.${field}`;
+
 /**
  * Transactions by (context, connection, external id) in one statement: paid at their date, with merchant
- * fields; a re-import rewrites what the bank says and never the category; unchanged and deleted rows are
- * not touched. Returns the ids created and updated; their `transaction.changed` leaves with the commit.
+ * fields; a re-import rewrites what the bank says, except the fields the user edited (title, description),
+ * and never the category or tags; unchanged and deleted rows are not touched. Returns the ids created and updated; their `transaction.changed` leaves with the commit.
  */
 export async function upsertTransactions(
   em: EntityManager,
@@ -67,9 +74,9 @@ export async function upsertTransactions(
        billed_at timestamptz, logo_url text, merchant_cnae text, merchant_cnpj text, merchant_name text,
        operation_type text)
      on conflict (coalesce(profile_id, user_id), connection_id, external_id) where external_id is not null do update set
-       ${FIELDS.map((field) => `${field} = excluded.${field}`).join(', ')}, paid = true, updated_at = now()
+       ${FIELDS.map((field) => `${field} = ${incoming(field)}`).join(', ')}, paid = true, updated_at = now()
      where t.deleted_at is null and (t.paid, ${FIELDS.map((field) => `t.${field}`).join(', ')})
-       is distinct from (true, ${FIELDS.map((field) => `excluded.${field}`).join(', ')})
+       is distinct from (true, ${FIELDS.map(incoming).join(', ')})
      returning ${changedColumns()}, (xmax = 0) as created`,
     [ctx.userId, ctx.profileId, connectionId, JSON.stringify(records)],
   );

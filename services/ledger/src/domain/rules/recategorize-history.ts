@@ -1,3 +1,4 @@
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UnrecoverableError } from 'bullmq';
 import { advanceRun, lockRun, type RunRow } from '../../data-access/recategorization-runs.ts';
@@ -70,6 +71,18 @@ async function step(em: EntityManager, jobId: string, size: number): Promise<Run
       finished,
     });
     recordTransactionChanges(tx, contextOfRow(run), 'updated', batch.changed);
+    if (finished) {
+      recordEvent(
+        tx,
+        'rule.applied',
+        { user_id: run.user_id, profile_id: run.profile_id },
+        {
+          rule_id: run.rule_id,
+          job_id: jobId,
+          updated: run.changed + batch.changed.length,
+        },
+      );
+    }
     const next: RunRow = {
       ...run,
       scanned: run.scanned + batch.scanned,

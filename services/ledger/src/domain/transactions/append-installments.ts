@@ -11,7 +11,14 @@ import {
   SELECT_COLUMNS,
   selectTransactions,
 } from '../../data-access/transaction-repository.ts';
-import { billCardRows } from '../billing-support/card-rows.ts';
+import {
+  applyPlannedBills,
+  assertCalendarsCurrent,
+  type CalendarVersions,
+  type PlannedBills,
+  planBills,
+  withCurrentCalendars,
+} from '../billing-support/card-rows.ts';
 import { nextMember } from './new-transaction.ts';
 import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
 import { recordTransactionChanges } from './record-changes.ts';
@@ -24,52 +31,74 @@ export async function appendInstallments(
   quantity: number,
   billing: BillingClient,
 ) {
-  return em.transactional(async (tx) => {
-    const target = await findOneLive(tx, ctx, id);
-    if (!target) throw notFound(TRANSACTION_NOT_FOUND);
-    const seriesId = target.connected_transaction_id;
-    if (target.type !== 'PARCELLED' || !seriesId) return { created: 0 };
-    // the first member's row lock serializes appends to one purchase
-    await execute(tx, 'select id from transactions where id = ? for update', [seriesId]);
-    const [last] = await selectTransactions(
-      tx,
-      `select ${SELECT_COLUMNS} from transactions t
-       where t.connected_transaction_id = ? and t.deleted_at is null order by t.series_index desc limit 1`,
-      [seriesId],
-    );
-    const [{ next_index, anchor_day }] = await execute<{ next_index: number; anchor_day: number }>(
-      tx,
-      `select max(series_index) + 1 as next_index,
-              extract(day from min(date) filter (where series_index = 0))::int as anchor_day
-       from transactions where connected_transaction_id = ?`,
-      [seriesId],
-    );
-    // numbers follow the last live installment, so deleted trailing ones leave no gap in the count
-    const lastNumber = last.installment_number ?? last.installments;
-    const total = lastNumber + quantity;
-    const members = Array.from({ length: quantity }, (_, k) =>
-      nextMember(last, addMonthsClamped(last.date as CalendarDate, k + 1, anchor_day ?? undefined), next_index + k, {
-        installments: total,
-        installment_number: lastNumber + k + 1,
-      }),
-    );
-    // card installments fill the bills after the last one
-    const rows = last.credit_card_id ? await billCardRows(billing, ctx, last.credit_card_id, members) : members;
-    await insertTransactions(tx, rows);
-    await execute(
-      tx,
-      'update transactions set installments = ?, updated_at = now() where connected_transaction_id = ?',
-      [total, seriesId],
-    );
-    const tags = await execute<{ tag_id: string }>(tx, 'select tag_id from transaction_tags where transaction_id = ?', [
-      last.id,
-    ]);
-    await insertTags(
-      tx,
-      rows.map((row) => row.id),
-      tags.map((tag) => tag.tag_id),
-    );
-    recordTransactionChanges(tx, ctx, 'created', rows);
-    return { created: rows.length };
+  return withCurrentCalendars(async () => {
+    // the new installments' bills are asked of billing before the transaction (docs/architecture.md rule 9)
+    const seen: CalendarVersions = new Map();
+    let planned: PlannedBills = new Map();
+    const preview = await findOneLive(em, ctx, id);
+    if (preview?.type === 'PARCELLED' && preview.connected_transaction_id) {
+      const { last, members } = await membersToAppend(em, preview.connected_transaction_id, quantity);
+      if (last.credit_card_id) {
+        const dates = new Map([[last.credit_card_id, new Set(members.map((member) => member.date))]]);
+        planned = await planBills(billing, ctx, dates, seen);
+      }
+    }
+    return em.transactional(async (tx) => {
+      await assertCalendarsCurrent(tx, seen);
+      const target = await findOneLive(tx, ctx, id);
+      if (!target) throw notFound(TRANSACTION_NOT_FOUND);
+      const seriesId = target.connected_transaction_id;
+      if (target.type !== 'PARCELLED' || !seriesId) return { created: 0 };
+      // the first member's row lock serializes appends to one purchase
+      await execute(tx, 'select id from transactions where id = ? for update', [seriesId]);
+      const { last, members, total } = await membersToAppend(tx, seriesId, quantity);
+      // card installments fill the bills after the last one
+      const rows = last.credit_card_id ? applyPlannedBills(planned, last.credit_card_id, members) : members;
+      await insertTransactions(tx, rows);
+      await execute(
+        tx,
+        'update transactions set installments = ?, updated_at = now() where connected_transaction_id = ?',
+        [total, seriesId],
+      );
+      const tags = await execute<{ tag_id: string }>(
+        tx,
+        'select tag_id from transaction_tags where transaction_id = ?',
+        [last.id],
+      );
+      await insertTags(
+        tx,
+        rows.map((row) => row.id),
+        tags.map((tag) => tag.tag_id),
+      );
+      recordTransactionChanges(tx, ctx, 'created', rows);
+      return { created: rows.length };
+    });
   });
+}
+
+/** The members `quantity` more installments of a series would be, monthly after its last live one. */
+async function membersToAppend(em: EntityManager, seriesId: string, quantity: number) {
+  const [last] = await selectTransactions(
+    em,
+    `select ${SELECT_COLUMNS} from transactions t
+     where t.connected_transaction_id = ? and t.deleted_at is null order by t.series_index desc limit 1`,
+    [seriesId],
+  );
+  const [{ next_index, anchor_day }] = await execute<{ next_index: number; anchor_day: number }>(
+    em,
+    `select max(series_index) + 1 as next_index,
+            extract(day from min(date) filter (where series_index = 0))::int as anchor_day
+     from transactions where connected_transaction_id = ?`,
+    [seriesId],
+  );
+  // numbers follow the last live installment, so deleted trailing ones leave no gap in the count
+  const lastNumber = last.installment_number ?? last.installments;
+  const total = lastNumber + quantity;
+  const members = Array.from({ length: quantity }, (_, k) =>
+    nextMember(last, addMonthsClamped(last.date as CalendarDate, k + 1, anchor_day ?? undefined), next_index + k, {
+      installments: total,
+      installment_number: lastNumber + k + 1,
+    }),
+  );
+  return { last, members, total };
 }

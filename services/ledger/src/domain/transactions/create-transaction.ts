@@ -13,7 +13,13 @@ import {
   type TransactionRow,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
-import { assertOneHolder, billCardRows } from '../billing-support/card-rows.ts';
+import {
+  assertCalendarsCurrent,
+  assertOneHolder,
+  billCardRows,
+  type CalendarVersions,
+  withCurrentCalendars,
+} from '../billing-support/card-rows.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';
@@ -103,10 +109,27 @@ export async function createTransaction(
   validate(ctx, input);
   // a recurrence's horizon is 12 months after the context's own today (only recurrences need it)
   const needsToday = today === null && input.type === 'RECURRENT';
-  const built = buildRows(ctx, input, today ?? (needsToday ? todayIn(await contextTimeZone(em, ctx)) : todayIn()));
-  const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built) : built;
+  const day = today ?? (needsToday ? todayIn(await contextTimeZone(em, ctx)) : todayIn());
+  const created = await withCurrentCalendars(async () => {
+    const built = buildRows(ctx, input, day);
+    // billing answers before the transaction opens; the calendar version is re-checked inside it
+    const seen: CalendarVersions = new Map();
+    const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built, seen) : built;
+    return insertCreated(em, ctx, input, rows, seen);
+  });
+  return transactionView(created);
+}
+
+async function insertCreated(
+  em: EntityManager,
+  ctx: CallerContext,
+  input: CreateTransactionInput,
+  rows: NewTransaction[],
+  seen: CalendarVersions,
+) {
   const first = rows[0];
-  const created = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
+    await assertCalendarsCurrent(tx, seen);
     if (input.account_id) {
       const accounts = await visibleAccountIds(tx, ctx, [input.account_id]);
       if (!accounts.has(input.account_id)) throw notFound('Conta não encontrada (account_id)');
@@ -136,5 +159,4 @@ export async function createTransaction(
     recordTransactionChanges(tx, ctx, 'created', rows);
     return inserted.find((row) => row.id === first.id) as TransactionRow;
   });
-  return transactionView(created);
 }

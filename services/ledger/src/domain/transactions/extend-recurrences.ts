@@ -5,10 +5,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
   insertTransactions,
+  type NewTransaction,
   SELECT_COLUMNS,
   selectTransactions,
 } from '../../data-access/transaction-repository.ts';
-import { billCardRowsOfAnyContext } from '../billing-support/card-rows.ts';
+import {
+  applyPlannedBills,
+  assertCalendarsCurrent,
+  billCardRowsOfAnyContext,
+  type CalendarVersions,
+  type PlannedBills,
+  withCurrentCalendars,
+} from '../billing-support/card-rows.ts';
 import { nextMember, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
 import { recordChangesByContext } from './record-changes.ts';
 
@@ -23,6 +31,9 @@ interface SeriesRow {
   time_zone: string;
 }
 
+/** A series' horizon from its context's zone. */
+type HorizonOf = (zone: string) => CalendarDate;
+
 /**
  * Extends every open recurrence up to 12 months after its context's today (`at` is an instant, read in
  * each context's time zone; a calendar date acts as today for every context), a batch of series per transaction.
@@ -35,80 +46,108 @@ export async function extendRecurrences(
   batchSize = 200,
   billing: BillingClient | null = null,
 ): Promise<{ series: number; created: number }> {
-  const horizonOf = (zone: string) => recurrenceHorizon(typeof at === 'string' ? at : todayIn(zone, at));
+  const horizonOf: HorizonOf = (zone) => recurrenceHorizon(typeof at === 'string' ? at : todayIn(zone, at));
   let after = '00000000-0000-0000-0000-000000000000';
   const totals = { series: 0, created: 0 };
   for (;;) {
-    const batch = await em.fork().transactional(async (tx) => {
-      const series = await execute<SeriesRow>(
-        tx,
-        `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
-                to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
-                coalesce((select c.time_zone from transactions t
-                            join personal_configs c on coalesce(c.profile_id, c.user_id) = coalesce(t.profile_id, t.user_id)
-                          where t.id = r.series_id), ?) as time_zone
-         from recurrence_series r
-         where not r.ended and r.series_id > ? order by r.series_id limit ? for update of r skip locked`,
-        [DEFAULT_TIME_ZONE, after, batchSize],
-      );
-      if (series.length === 0) return { last: null, created: 0, size: 0 };
-      const ids = series.map((row) => row.series_id);
-      // the latest live member is the template, so edits "this and next" carry on
-      const templates = await selectTransactions(
-        tx,
-        `select distinct on (t.connected_transaction_id) ${SELECT_COLUMNS} from transactions t
-         where t.connected_transaction_id in (?) and t.deleted_at is null
-         order by t.connected_transaction_id, t.series_index desc`,
-        [ids],
-      );
-      const templateOf = new Map(templates.map((row) => [row.connected_transaction_id, row]));
-      const templateIdOf = new Map<string, string>();
-      const horizons = new Map(series.map((s) => [s.series_id, horizonOf(s.time_zone)]));
-      const built = series.flatMap((s) => {
-        const template = templateOf.get(s.series_id);
-        if (!template) return [];
-        const horizon = horizons.get(s.series_id)!;
-        const last = s.ends_before && s.ends_before <= horizon ? addDays(s.ends_before, -1) : horizon;
-        return pendingOccurrences(s.anchor, s.frequency, last, s.next_index).map((date, k) => {
-          const row = nextMember(template, date, s.next_index + k);
-          templateIdOf.set(row.id, template.id);
-          return row;
-        });
-      });
-      // card occurrences get their bills from billing
-      const rows = billing ? await billCardRowsOfAnyContext(billing, built) : built;
-      const inserted = await insertTransactions(tx, rows);
-      // new occurrences carry the template's tags, like every member the series was created or edited with
-      if (inserted.size) {
-        await execute(
-          tx,
-          `insert into transaction_tags (transaction_id, tag_id)
+    const batch = await withCurrentCalendars(async () => {
+      // card occurrences get their bills from billing before the batch's transaction (docs/architecture.md rule 9)
+      const seen: CalendarVersions = new Map();
+      const planned: PlannedBills = new Map();
+      if (billing) {
+        const preview = await pendingBatch(em.fork(), after, batchSize, horizonOf, false);
+        const billed = await billCardRowsOfAnyContext(billing, preview.built, seen);
+        for (const row of billed) {
+          if (row.credit_card_id && row.bill_id && row.billed_at) {
+            planned.set(`${row.credit_card_id}:${row.date}`, {
+              date: row.date,
+              bill_id: row.bill_id,
+              billed_at: row.billed_at,
+            });
+          }
+        }
+      }
+      return em.fork().transactional(async (tx) => {
+        await assertCalendarsCurrent(tx, seen);
+        const { series, built, templateIdOf, horizons } = await pendingBatch(tx, after, batchSize, horizonOf, true);
+        if (series.length === 0) return { last: null, created: 0, size: 0 };
+        const ids = series.map((row) => row.series_id);
+        const rows = built.map((row) =>
+          billing && row.credit_card_id ? applyPlannedBills(planned, row.credit_card_id, [row])[0] : row,
+        );
+        const inserted = await insertTransactions(tx, rows);
+        // new occurrences carry the template's tags, like every member the series was created or edited with
+        if (inserted.size) {
+          await execute(
+            tx,
+            `insert into transaction_tags (transaction_id, tag_id)
            select p.id, g.tag_id from jsonb_to_recordset(?::jsonb) as p(id uuid, template_id uuid)
            join transaction_tags g on g.transaction_id = p.template_id on conflict do nothing`,
-          [JSON.stringify([...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })))],
-        );
-      }
-      await execute(
-        tx,
-        `update recurrence_series r set updated_at = now(),
+            [JSON.stringify([...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })))],
+          );
+        }
+        await execute(
+          tx,
+          `update recurrence_series r set updated_at = now(),
            next_index = greatest(r.next_index, coalesce(m.next, 0)),
            ended = coalesce(r.ends_before <= m.horizon, false)
              or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
          from (select s.id, s.horizon, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
                from jsonb_to_recordset(?::jsonb) as s(id uuid, horizon date)) m
          where r.series_id = m.id`,
-        [JSON.stringify(ids.map((id) => ({ id, horizon: horizons.get(id) })))],
-      );
-      recordChangesByContext(
-        tx,
-        'created',
-        rows.filter((row) => inserted.has(row.id)),
-      );
-      return { last: ids[ids.length - 1], created: inserted.size, size: series.length };
+          [JSON.stringify(ids.map((id) => ({ id, horizon: horizons.get(id) })))],
+        );
+        recordChangesByContext(
+          tx,
+          'created',
+          rows.filter((row) => inserted.has(row.id)),
+        );
+        return { last: ids[ids.length - 1], created: inserted.size, size: series.length };
+      });
     });
     totals.series += batch.size;
     totals.created += batch.created;
     if (!batch.last || batch.size < batchSize) return totals;
     after = batch.last;
   }
+}
+
+/** The open series after `after` and the occurrences each still needs (locked, skipping locked ones, when `lock`). */
+async function pendingBatch(em: EntityManager, after: string, batchSize: number, horizonOf: HorizonOf, lock: boolean) {
+  const series = await execute<SeriesRow>(
+    em,
+    `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
+            to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
+            coalesce((select c.time_zone from transactions t
+                        join personal_configs c on coalesce(c.profile_id, c.user_id) = coalesce(t.profile_id, t.user_id)
+                      where t.id = r.series_id), ?) as time_zone
+     from recurrence_series r
+     where not r.ended and r.series_id > ? order by r.series_id limit ?${lock ? ' for update of r skip locked' : ''}`,
+    [DEFAULT_TIME_ZONE, after, batchSize],
+  );
+  const templateIdOf = new Map<string, string>();
+  const horizons = new Map(series.map((s) => [s.series_id, horizonOf(s.time_zone)]));
+  if (series.length === 0) return { series, built: [] as NewTransaction[], templateIdOf, horizons };
+  const ids = series.map((row) => row.series_id);
+  // the latest live member is the template, so edits "this and next" carry on
+  const templates = await selectTransactions(
+    em,
+    `select distinct on (t.connected_transaction_id) ${SELECT_COLUMNS} from transactions t
+     where t.connected_transaction_id in (?) and t.deleted_at is null
+     order by t.connected_transaction_id, t.series_index desc`,
+    [ids],
+  );
+  const templateOf = new Map(templates.map((row) => [row.connected_transaction_id, row]));
+  const built = series.flatMap((s) => {
+    const template = templateOf.get(s.series_id);
+    if (!template) return [];
+    const horizon = horizons.get(s.series_id)!;
+    const last = s.ends_before && s.ends_before <= horizon ? addDays(s.ends_before, -1) : horizon;
+    return pendingOccurrences(s.anchor, s.frequency, last, s.next_index).map((date, k) => {
+      const row = nextMember(template, date, s.next_index + k);
+      templateIdOf.set(row.id, template.id);
+      return row;
+    });
+  });
+  return { series, built, templateIdOf, horizons };
 }

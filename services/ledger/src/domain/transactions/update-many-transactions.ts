@@ -1,9 +1,10 @@
-import { daysBetween } from '@finance/shared/calendar';
+import { addDays, type CalendarDate, daysBetween } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
+  addEditedFieldsSql,
   execute,
   findLive,
   loadByIds,
@@ -12,7 +13,16 @@ import {
   type TransactionRow,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
-import { assertAtMostOneHolder, rebillCardRows, requireCard } from '../billing-support/card-rows.ts';
+import {
+  assertAtMostOneHolder,
+  assertCalendarsCurrent,
+  type CalendarVersions,
+  planBills,
+  rebillCardRows,
+  requireCard,
+  withCurrentCalendars,
+} from '../billing-support/card-rows.ts';
+import { userEditedFields } from '../open-banking/user-edits.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { recordTransactionChanges } from './record-changes.ts';
 import {
@@ -111,7 +121,53 @@ function assignments(input: TransactionInput, subcategoryParent: string | null):
   if (input.contact_id !== undefined) set('contact_id = ?', input.contact_id);
   if (input.cost_center_id !== undefined) set('cost_center_id = ?', input.cost_center_id);
   if (input.document_number !== undefined) set('document_number = ?', input.document_number);
+  const edited = userEditedFields(input);
+  if (edited.length) set(`user_edited_fields = ${addEditedFieldsSql('t')}`, `{${edited.join(',')}}`);
   return { sql, params };
+}
+
+/** The members an edit reaches: both legs of a transfer always change together, so the pair keeps netting to zero. */
+const seedsOf = (targets: TransactionRow[], scope: string, editionDate: string | undefined) =>
+  targets.map((row) => ({
+    id: row.id,
+    scope: row.type === 'TRANSFER' ? 'ALL' : scope,
+    from: editionDate ?? row.date,
+  })) as Parameters<typeof membersInScope>[1];
+
+/**
+ * Read without locks before the transaction: the card and date each card entry will have after the edit,
+ * so billing can be asked for their bills first (docs/architecture.md rule 9). The transaction re-checks.
+ */
+async function cardDatesAfterEdit(
+  em: EntityManager,
+  ctx: CallerContext,
+  ids: string[],
+  input: TransactionInput,
+  newDate: CalendarDate | undefined,
+  seeds: (targets: TransactionRow[]) => Parameters<typeof membersInScope>[1],
+): Promise<Map<string, Set<string>>> {
+  const datesByCard = new Map<string, Set<string>>();
+  if (input.account_id !== undefined) return datesByCard;
+  const targets = await findLive(em, ctx, ids, false);
+  if (targets.length !== ids.length) throw notFound('Lançamento não encontrado');
+  const byId = new Map(targets.map((row) => [row.id, row]));
+  const members = await membersInScope(em, seeds(targets));
+  const rows = new Map(
+    (
+      await loadByIds(
+        em,
+        members.map((member) => member.id),
+      )
+    ).map((row) => [row.id, row]),
+  );
+  for (const member of members) {
+    const row = rows.get(member.id);
+    const cardId = input.credit_card_id ?? row?.credit_card_id;
+    if (!row || !cardId || row.is_previous_balance) continue;
+    const delta = newDate ? daysBetween((byId.get(member.seed_id) as TransactionRow).date, newDate) : 0;
+    datesByCard.set(cardId, (datesByCard.get(cardId) ?? new Set()).add(addDays(row.date as CalendarDate, delta)));
+  }
+  return datesByCard;
 }
 
 /** PUT /v2/transactions/duplicate/update-many: set-based, all or nothing. */
@@ -127,67 +183,69 @@ export async function updateManyTransactions(
   const newDate = input.date !== undefined ? entryDateOf('date', input.date) : undefined;
   const editionDate = input.edition_date && calendarDateOf('edition_date', input.edition_date);
   const scope = input.edition_type ?? 'THIS';
-  const rows = await em.transactional(async (tx) => {
-    const targets = await findLive(tx, ctx, ids, true);
-    if (targets.length !== ids.length) throw notFound('Lançamento não encontrado');
-    assertImmutable(targets, input);
-    assertTransferEdit(targets, input);
-    assertPreviousBalanceEdit(targets, input);
-    if (input.account_id !== undefined) {
-      const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
-      if (!visible.size) throw notFound('Conta não encontrada (account_id)');
-    }
-    if (input.credit_card_id !== undefined) await requireCard(billing, ctx, input.credit_card_id);
-    const { subcategoryParent } = await assertReferences(tx, ctx, {
-      categoryId: input.category_id,
-      subcategoryId: input.subcategory_id,
-      contactId: input.contact_id,
-      costCenterId: input.cost_center_id,
-      tagIds: input.tag_ids,
-    });
-    const byId = new Map(targets.map((row) => [row.id, row]));
-    const members = await membersInScope(
-      tx,
-      // both legs of a transfer always change together, so the pair keeps netting to zero
-      targets.map((row) => ({
-        id: row.id,
-        scope: row.type === 'TRANSFER' ? 'ALL' : scope,
-        from: editionDate ?? row.date,
-      })),
-    );
-    // every member moves by the days its own seed moved
-    const shifts = members.map((member) => ({
-      id: member.id,
-      delta: newDate ? daysBetween((byId.get(member.seed_id) as TransactionRow).date, newDate) : 0,
-    }));
-    const set = assignments(input, subcategoryParent);
-    if (newDate) set.sql.push('date = t.date + s.delta');
-    await execute(
-      tx,
-      `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
-       from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
-      [...set.params, JSON.stringify(shifts)],
-    );
-    const memberIds = members.map((member) => member.id);
-    if (newDate && scope !== 'THIS') {
-      // later occurrences of a moved recurrence follow the move
-      const moved = targets
-        .filter((row) => row.type === 'RECURRENT' && row.connected_transaction_id)
-        .map((row) => ({ id: row.connected_transaction_id, delta: daysBetween(row.date, newDate) }));
+  const seeds = (targets: TransactionRow[]) => seedsOf(targets, scope, editionDate);
+  const rebill = Boolean(newDate) || input.credit_card_id !== undefined;
+  const rows = await withCurrentCalendars(async () => {
+    // billing answers before the transaction opens: the card sent, and the bills of the entries' new dates
+    const seen: CalendarVersions = new Map();
+    const planned = rebill
+      ? await planBills(billing, ctx, await cardDatesAfterEdit(em, ctx, ids, input, newDate, seeds), seen)
+      : new Map();
+    if (input.credit_card_id !== undefined) await requireCard(billing, ctx, input.credit_card_id, seen);
+    return em.transactional(async (tx) => {
+      // calendar rows before transaction rows: the order a re-billing takes them in
+      await assertCalendarsCurrent(tx, seen);
+      const targets = await findLive(tx, ctx, ids, true);
+      if (targets.length !== ids.length) throw notFound('Lançamento não encontrado');
+      assertImmutable(targets, input);
+      assertTransferEdit(targets, input);
+      assertPreviousBalanceEdit(targets, input);
+      if (input.account_id !== undefined) {
+        const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
+        if (!visible.size) throw notFound('Conta não encontrada (account_id)');
+      }
+      const { subcategoryParent } = await assertReferences(tx, ctx, {
+        categoryId: input.category_id,
+        subcategoryId: input.subcategory_id,
+        contactId: input.contact_id,
+        costCenterId: input.cost_center_id,
+        tagIds: input.tag_ids,
+      });
+      const byId = new Map(targets.map((row) => [row.id, row]));
+      const members = await membersInScope(tx, seeds(targets));
+      // every member moves by the days its own seed moved
+      const shifts = members.map((member) => ({
+        id: member.id,
+        delta: newDate ? daysBetween((byId.get(member.seed_id) as TransactionRow).date, newDate) : 0,
+      }));
+      const set = assignments(input, subcategoryParent);
+      if (newDate) set.sql.push('date = t.date + s.delta');
       await execute(
         tx,
-        `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
-         from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
-        [JSON.stringify(moved)],
+        `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
+       from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
+        [...set.params, JSON.stringify(shifts)],
       );
-    }
-    if (input.tag_ids !== undefined) await replaceTags(tx, memberIds, input.tag_ids);
-    const loaded = await loadByIds(tx, memberIds);
-    // card entries that moved in time or to another card go to the bill their date falls in (404 for a foreign card)
-    const updated =
-      newDate || input.credit_card_id !== undefined ? await rebillCardRows(billing, tx, ctx, loaded) : loaded;
-    recordTransactionChanges(tx, ctx, 'updated', updated);
-    return updated;
+      const memberIds = members.map((member) => member.id);
+      if (newDate && scope !== 'THIS') {
+        // later occurrences of a moved recurrence follow the move
+        const moved = targets
+          .filter((row) => row.type === 'RECURRENT' && row.connected_transaction_id)
+          .map((row) => ({ id: row.connected_transaction_id, delta: daysBetween(row.date, newDate) }));
+        await execute(
+          tx,
+          `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
+         from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
+          [JSON.stringify(moved)],
+        );
+      }
+      if (input.tag_ids !== undefined) await replaceTags(tx, memberIds, input.tag_ids);
+      const loaded = await loadByIds(tx, memberIds);
+      // card entries that moved in time or to another card go to the bill their date falls in (404 for a foreign card)
+      const updated = rebill ? await rebillCardRows(planned, tx, loaded) : loaded;
+      recordTransactionChanges(tx, ctx, 'updated', updated);
+      return updated;
+    });
   });
   return rows.map(transactionView);
 }

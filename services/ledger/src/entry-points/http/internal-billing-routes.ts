@@ -1,4 +1,8 @@
-import type { BillMove, BillPaymentInput, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
+import type {
+  BillPaymentInput,
+  CardCalendarInput,
+  PreviousBalanceEntry,
+} from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { anyUuid, calendarDate, positiveCents } from '@finance/shared/contracts/common';
 import { callerOf } from '@finance/shared/http/service-routes';
@@ -12,7 +16,7 @@ import {
   cardTransactionDates,
   createBillPayment,
   deleteCardTransactions,
-  reassignCardTransactions,
+  rebillCard,
 } from '../../domain/billing-support/bill-moves.ts';
 import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
@@ -62,26 +66,26 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
     ),
   );
   internal.post(
-    '/internal/v1/card-transactions/reassign',
+    '/internal/v1/card-transactions/rebill',
     answer(
       {
         body: Joi.object({
           credit_card_id: anyUuid().required(),
-          moves: Joi.array()
+          calendar_version: Joi.number().integer().min(0).required(),
+          first_month: calendarDate().required(),
+          bills: Joi.array()
             .items(
               Joi.object({
                 bill_id: anyUuid().required(),
-                billed_at: calendarDate().required(),
-                transaction_ids: Joi.array().items(anyUuid()).max(100_000).required(),
+                open_date: calendarDate().required(),
+                closing_date: calendarDate().required(),
               }),
             )
+            .max(20_000)
             .required(),
         }),
       },
-      (input, ctx) => {
-        const body = input.body as { credit_card_id: string; moves: BillMove[] };
-        return reassignCardTransactions(orm.em.fork(), ctx, body.credit_card_id, body.moves);
-      },
+      (input, ctx) => rebillCard(orm.em.fork(), ctx, input.body as CardCalendarInput),
     ),
   );
   internal.post(
@@ -99,6 +103,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
                 date: calendarDate().required(),
                 billed_at: calendarDate().required(),
                 title: Joi.string().max(200).required(),
+                is_expense: Joi.boolean().default(true),
               }),
             )
             .max(5000)
@@ -114,6 +119,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
     answer(
       {
         body: Joi.object({
+          payment_id: anyUuid(),
           bill_id: anyUuid().required(),
           account_id: anyUuid().required(),
           amount: positiveCents().required(),
@@ -126,10 +132,19 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
   );
   internal.post(
     '/internal/v1/card-transactions/delete-of-card',
-    answer({ body: Joi.object({ credit_card_id: anyUuid().required(), bill_ids: billIds }) }, (input, ctx) => {
-      const body = input.body as { credit_card_id: string; bill_ids: string[] };
-      return deleteCardTransactions(orm.em.fork(), ctx, body.credit_card_id, body.bill_ids);
-    }),
+    answer(
+      {
+        body: Joi.object({
+          credit_card_id: anyUuid().required(),
+          bill_ids: billIds,
+          calendar_version: Joi.number().integer().min(0).default(0),
+        }),
+      },
+      (input, ctx) => {
+        const body = input.body as { credit_card_id: string; bill_ids: string[]; calendar_version: number };
+        return deleteCardTransactions(orm.em.fork(), ctx, body.credit_card_id, body.bill_ids, body.calendar_version);
+      },
+    ),
   );
   router.use(internal);
 }

@@ -1,0 +1,38 @@
+import { newId } from '@finance/shared/db/base-entity';
+import { type DomainEvent, QUEUES, type WebhookDeliveryJob } from '@finance/shared/queue/catalogue';
+import { handleOnce } from '@finance/shared/queue/inbox';
+import { recordJob } from '@finance/shared/queue/outbox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { insertDelivery, subscribedWebhooks } from '../../data-access/webhook-repository.ts';
+import { deliveryBody, webhookEventOf } from './webhook-events.ts';
+
+const CONSUMER = 'webhooks';
+
+/**
+ * One delivery per subscribed webhook of the event's context, and its first attempt queued through the
+ * outbox, all in the inbox transaction: a redelivered event adds nothing (inbox and the unique
+ * (webhook, event) pair), and a crash before the commit loses nothing.
+ */
+export async function fanOutEvent(em: EntityManager, event: DomainEvent): Promise<number> {
+  const webhookEvent = webhookEventOf(event);
+  // most contexts have no webhook: their events leave no inbox row behind
+  if (!webhookEvent || (await subscribedWebhooks(em, event.context, webhookEvent.type)).length === 0) return 0;
+  let created = 0;
+  await handleOnce(em, event, CONSUMER, async (tx) => {
+    const body = deliveryBody(event, webhookEvent);
+    for (const webhook of await subscribedWebhooks(tx, event.context, webhookEvent.type)) {
+      const delivery = await insertDelivery(tx, {
+        id: newId(),
+        webhook_id: webhook.id,
+        event_id: event.event_id,
+        event_type: webhookEvent.type,
+        body,
+      });
+      if (!delivery) continue;
+      const job: WebhookDeliveryJob = { delivery_id: delivery.id };
+      recordJob(tx, QUEUES.webhookDeliveries, 'webhook.delivery', { ...job }, delivery.id);
+      created += 1;
+    }
+  });
+  return created;
+}

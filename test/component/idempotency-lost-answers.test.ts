@@ -1,0 +1,211 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KEY_ANSWER_LOST, KEY_IN_FLIGHT } from '@finance/shared/db/idempotency-records';
+import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
+import { PAYMENT_IN_PROGRESS } from '../../services/billing/src/domain/bills/pay-bill.ts';
+import { DisposableRedis, freePort } from '../support/redis-server.ts';
+import { type Tenant, TestStack } from '../support/stack.ts';
+
+/**
+ * A pay whose first answer never reached the client is retried with the same Idempotency-Key: the retry
+ * returns that payment and the ledger holds one payment row, whatever lost the answer.
+ */
+describe('idempotency: a retried pay after its answer was lost', () => {
+  let redis: DisposableRedis;
+  let stack: TestStack;
+  let tenant: Tenant;
+  let accountId: string;
+
+  beforeAll(async () => {
+    redis = new DisposableRedis(await freePort());
+    await redis.start();
+    // the gateway gives up on a silent service after 3 s (a 503 while the write goes on)
+    stack = await TestStack.start({ env: { REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: '3000' } });
+    tenant = await stack.tenant();
+    accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
+  });
+  afterEach(() => {
+    idempotencyTestHooks.beforeAnswer = undefined;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await redis?.stop();
+  });
+
+  /** A card with one purchase; returns its bill id. */
+  async function billWithPurchase(amount: number): Promise<string> {
+    const card = await tenant.api.post('/v1/credit-cards', {
+      name: 'Cartão',
+      account_id: accountId,
+      closing_date: 10,
+      expiring_date: 17,
+      limit: 1_000_000,
+    });
+    expect(card.status).toBe(201);
+    const purchase = await tenant.api.post('/v1/transactions', {
+      amount,
+      date: '2026-01-05',
+      is_expense: true,
+      title: 'Compra idem',
+      credit_card_id: card.body.id,
+    });
+    expect(purchase.status).toBe(201);
+    return purchase.body.bill_id;
+  }
+  const pay = (billId: string, key: string, body: Record<string, unknown> = { account_id: accountId }) =>
+    tenant.api.request('POST', `/v2/bills/${billId}/pay`, { body, headers: { 'idempotency-key': key } });
+  const payments = (billId: string) =>
+    stack.sql<{ id: string; amount: string }>(
+      'select id, amount from ledger.transactions where is_bill_payment and bill_id = $1 and deleted_at is null',
+      [billId],
+    );
+  const onBillingPay = (react: () => Promise<'drop' | undefined>) => {
+    idempotencyTestHooks.beforeAnswer = async (service, req) =>
+      service === 'billing' && req.path.endsWith('/pay') ? react() : undefined;
+  };
+
+  it('when billing dies after the payment committed and before answering, then the retry returns that payment and one row exists', async () => {
+    const billId = await billWithPurchase(4321);
+    let drops = 1;
+    onBillingPay(async () => (drops-- > 0 ? 'drop' : undefined));
+    const first = await pay(billId, 'pay-killed-1');
+    expect(first.status).toBe(503);
+    const [row] = await payments(billId);
+    expect(Number(row.amount)).toBe(4321);
+
+    const retry = await pay(billId, 'pay-killed-1');
+    expect(retry.status).toBe(200);
+    expect(retry.body.payment).toMatchObject({ id: row.id, amount: 4321, bill_id: billId, is_bill_payment: true });
+    expect(retry.body.bill).toMatchObject({ id: billId, value: 4321, paid: 4321, balance: 0, status: 'PAID' });
+    expect(await payments(billId)).toHaveLength(1);
+
+    const third = await pay(billId, 'pay-killed-1');
+    expect(third.status).toBe(200);
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(third.body).toEqual(retry.body);
+    expect(await payments(billId)).toHaveLength(1);
+  });
+
+  it('when the gateway times out on a slow pay, then the 503 does not free the key and the retry replays the payment', async () => {
+    const billId = await billWithPurchase(2500);
+    let released!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    onBillingPay(async () => {
+      await sleep(4500);
+      released();
+      return undefined;
+    });
+    const first = await pay(billId, 'pay-slow-1', { account_id: accountId, amount: 2500 });
+    expect(first.status).toBe(503);
+    await answered;
+    idempotencyTestHooks.beforeAnswer = undefined;
+    await sleep(100);
+
+    const retry = await pay(billId, 'pay-slow-1', { account_id: accountId, amount: 2500 });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const rows = await payments(billId);
+    expect(rows).toHaveLength(1);
+    expect(retry.body.payment).toMatchObject({ id: rows[0].id, amount: 2500 });
+  });
+
+  it('when a pay timed out at the gateway is retried while the first still runs, then both end with the one payment', async () => {
+    const billId = await billWithPurchase(3100);
+    let released!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    let slow = 1;
+    onBillingPay(async () => {
+      if (slow-- > 0) {
+        await sleep(4500);
+        released();
+      }
+      return undefined;
+    });
+    expect((await pay(billId, 'pay-hung-1')).status).toBe(503);
+    // the first is still waiting to answer: the retry runs, and the ledger replays its payment
+    const retry = await pay(billId, 'pay-hung-1');
+    expect(retry.status).toBe(200);
+    const rows = await payments(billId);
+    expect(rows).toHaveLength(1);
+    expect(retry.body.payment).toMatchObject({ id: rows[0].id, amount: 3100 });
+    await answered;
+    await sleep(100);
+    const later = await pay(billId, 'pay-hung-1');
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+    expect(later.body.payment.id).toBe(rows[0].id);
+    expect(await payments(billId)).toHaveLength(1);
+  });
+
+  it('when Redis is down and the answer is lost, then the retry still returns the one payment', async () => {
+    const billId = await billWithPurchase(1800);
+    await redis.stop();
+    try {
+      let drops = 1;
+      onBillingPay(async () => (drops-- > 0 ? 'drop' : undefined));
+      const first = await pay(billId, 'pay-no-redis-1');
+      expect(first.status).toBe(503);
+      const retry = await pay(billId, 'pay-no-redis-1');
+      expect(retry.status).toBe(200);
+      const again = await pay(billId, 'pay-no-redis-1');
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const rows = await payments(billId);
+      expect(rows).toHaveLength(1);
+      expect(retry.body.payment.id).toBe(rows[0].id);
+      expect(again.body.payment.id).toBe(rows[0].id);
+    } finally {
+      await redis.start();
+    }
+  });
+
+  it('when ten pays with one key arrive at once, then one payment exists and every other answer is a 409 in flight', async () => {
+    const billId = await billWithPurchase(7000);
+    const responses = await Promise.all(Array.from({ length: 10 }, () => pay(billId, 'pay-concurrent-1')));
+    const rows = await payments(billId);
+    expect(rows).toHaveLength(1);
+    expect(Number(rows[0].amount)).toBe(7000);
+    for (const response of responses) {
+      if (response.status === 200) expect(response.body.payment.id).toBe(rows[0].id);
+      // a twin finds the key's record in flight, or the bill claimed by the first (409 with Retry-After)
+      else {
+        expect(response.status).toBe(409);
+        expect([KEY_IN_FLIGHT, PAYMENT_IN_PROGRESS]).toContain(response.body.message);
+      }
+    }
+    expect(responses.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    const later = await pay(billId, 'pay-concurrent-1');
+    expect(later.status).toBe(200);
+    expect(later.body.payment.id).toBe(rows[0].id);
+  });
+
+  it('when a pay with a key is repeated with another amount, then 409 and no second payment', async () => {
+    const billId = await billWithPurchase(9000);
+    expect((await pay(billId, 'pay-reuse-1', { account_id: accountId, amount: 1000 })).status).toBe(200);
+    const other = await pay(billId, 'pay-reuse-1', { account_id: accountId, amount: 2000 });
+    expect(other.status).toBe(409);
+    expect(other.body.message).toBe('Chave de idempotência reutilizada com outra requisição');
+    expect(await payments(billId)).toHaveLength(1);
+  });
+
+  it('when the ledger dies right after committing a transaction, then a retry never writes it again and says the answer was lost', async () => {
+    let drops = 1;
+    idempotencyTestHooks.beforeAnswer = async (service, req) =>
+      service === 'ledger' && req.path === '/v1/transactions' && drops-- > 0 ? 'drop' : undefined;
+    const body = { amount: 990, date: '2026-03-10', is_expense: true, title: 'Idem perdida', account_id: accountId };
+    const send = () =>
+      tenant.api.request('POST', '/v1/transactions', { body, headers: { 'idempotency-key': 'tx-lost-1' } });
+    const rows = () => stack.sql("select id from ledger.transactions where title = 'Idem perdida'");
+    expect((await send()).status).toBe(503);
+    expect(await rows()).toHaveLength(1);
+    const retry = await send();
+    expect(retry).toMatchObject({ status: 409, body: { message: KEY_IN_FLIGHT, statusCode: 409, error: 'Conflict' } });
+    await stack.sql(
+      "update ledger.idempotency_keys set created_at = now() - interval '2 minutes' where idempotency_key = 'tx-lost-1'",
+    );
+    const later = await send();
+    expect(later).toMatchObject({ status: 409, body: { message: KEY_ANSWER_LOST, statusCode: 409 } });
+    expect(await rows()).toHaveLength(1);
+  });
+});
