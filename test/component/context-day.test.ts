@@ -287,6 +287,32 @@ describe('the context day: time zone, business days, limits, goals and DRE defau
     });
   });
 
+  describe('closing-day history on the context day', () => {
+    it('when the closing day has come in UTC but not in the context, then a THIS change still moves that bill, and once local midnight passes it is 409', async () => {
+      const paulista = await userIn(null);
+      // March 2026 bill: closing 7, due 14
+      const cardId = await cardWithPurchase(paulista.api, paulista.account, 7, 14, '2026-03-02');
+      const billId = (await paulista.api.get(`/v2/bills/show-by-card/${cardId}?date=2026-03-01`)).body.bill.id;
+      // 2026-03-07 00:30 UTC: closed by the UTC date, still open in São Paulo
+      stack.setNow('2026-03-06T21:30:00-03:00');
+      const open = await paulista.api.patch(`/v2/bills/closing-date/by-card/${cardId}`, {
+        closing_day: 8,
+        bill_id: billId,
+        edition_type: 'THIS',
+      });
+      expect(open.status).toBe(200);
+      expect(String(open.body.bill.closing_date).slice(0, 10)).toBe('2026-03-08');
+      stack.setNow('2026-03-08T00:30:00-03:00');
+      const closed = await paulista.api.patch(`/v2/bills/closing-date/by-card/${cardId}`, {
+        closing_day: 9,
+        bill_id: billId,
+        edition_type: 'THIS',
+      });
+      expect(closed.status).toBe(409);
+      expect(closed.body.message).toBe('Fatura já fechada: suas datas e lançamentos não mudam');
+    });
+  });
+
   describe('the rollover on the context day', () => {
     /** Runs the billing rollover as its scheduler does (no date: each context's today) and waits for it. */
     async function rollOver() {
@@ -318,6 +344,44 @@ describe('the context day: time zone, business days, limits, goals and DRE defau
       await rollOver();
       expect(await carried(inManaus)).toHaveLength(1);
       expect(await carried(inSaoPaulo)).toHaveLength(1);
+    });
+
+    it('when the hourly job passes a closing day and a Saturday due date, then bill.closed and bill.overdue are recorded by each context day and the next business day, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      // March 2026: closing Saturday 7, due Saturday 14; payable until Monday 16
+      const inSaoPaulo = await cardWithPurchase(paulista.api, paulista.account, 7, 14, '2026-03-02');
+      const inManaus = await cardWithPurchase(manauara.api, manauara.account, 7, 14, '2026-03-02');
+      const announced = async (cardId: string) =>
+        (
+          await stack.sql(
+            `select type from billing.outbox_events where payload->'data'->>'credit_card_id' = $1 order by type`,
+            [cardId],
+          )
+        ).map((row) => row.type);
+      // UTC is already on the 7th, São Paulo is not
+      stack.setNow('2026-03-06T23:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual([]);
+      stack.setNow('2026-03-07T00:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed']);
+      expect(await announced(inManaus)).toEqual([]);
+      stack.setNow('2026-03-07T01:30:00-03:00');
+      await rollOver();
+      expect(await announced(inManaus)).toEqual(['bill.closed']);
+      // the due date is a Saturday: nothing is overdue through Monday
+      stack.setNow('2026-03-16T23:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed']);
+      stack.setNow('2026-03-17T00:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed', 'bill.overdue']);
+      expect(await announced(inManaus)).toEqual(['bill.closed']);
+      stack.setNow('2026-03-17T01:30:00-03:00');
+      await rollOver();
+      expect(await announced(inManaus)).toEqual(['bill.closed', 'bill.overdue']);
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed', 'bill.overdue']);
     });
   });
 
