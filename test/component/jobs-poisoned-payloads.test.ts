@@ -18,6 +18,8 @@ describe('background jobs with poisoned payloads', () => {
   const serviceOf: Partial<Record<QueueName, string>> = {
     [QUEUES.billRollover]: 'billing',
     [QUEUES.goalReminders]: 'insights',
+    [QUEUES.limitWindows]: 'insights',
+    [QUEUES.insightsLedgerEvents]: 'insights',
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
@@ -37,6 +39,13 @@ describe('background jobs with poisoned payloads', () => {
 
   it.each([
     ['a rollover date that is no date', QUEUES.billRollover, 'bill-rollover', { date: 'ontem' }, 'bad rollover date'],
+    [
+      'a limit window day that does not exist',
+      QUEUES.limitWindows,
+      'limit-windows',
+      { today: '2026-02-30' },
+      'bad limit window date',
+    ],
     [
       'a reminder day that does not exist',
       QUEUES.goalReminders,
@@ -67,6 +76,18 @@ describe('background jobs with poisoned payloads', () => {
         data: { connection_id: UNKNOWN_UUID },
       },
       'Conexão não encontrada para revogação',
+    ],
+    [
+      'a time zone event naming no IANA zone',
+      QUEUES.insightsLedgerEvents,
+      'context.time_zone_changed',
+      {
+        event_id: UNKNOWN_UUID,
+        type: 'context.time_zone_changed',
+        context: { user_id: UNKNOWN_UUID, profile_id: null },
+        data: { time_zone: 'Mars/Olympus', changed_at: '2026-03-17T12:00:00.000000Z' },
+      },
+      'malformed context.time_zone_changed event',
     ],
     [
       'a recategorization without a job id',

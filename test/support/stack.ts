@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setNow } from '@finance/shared/clock';
 import { ensureDatabase } from '@finance/shared/db/orm';
 import { createLogger } from '@finance/shared/logger';
 import { type RunningService, startService } from '@finance/shared/service/start-service';
@@ -208,8 +209,17 @@ export class TestStack {
     return { profileId, api: this.client(key), key };
   }
 
+  /**
+   * Fixes the one clock every service of this in-process stack reads (`@finance/shared/clock`) at an
+   * instant, e.g. `2026-03-17T23:30:00-03:00`; `null` returns to the real time. The database keeps its own.
+   */
+  setNow(instant: string | null): void {
+    setNow(instant);
+  }
+
   async stop(): Promise<void> {
     for (const replica of this.replicas) await replica.stop();
+    setNow(null);
     await this.gateway.stop();
     for (const service of [...this.services].reverse()) await service.stop();
     await this.pool.end();

@@ -12,6 +12,8 @@ export const QUEUES = {
   cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
   goalReminders: 'insights.goal-reminders',
+  /** Hourly: notifies each limit's current window in its context's day (a window that has just started). */
+  limitWindows: 'insights.limit-windows',
   investmentSnapshots: 'insights.investment-snapshots',
   investmentYields: 'insights.investment-yields',
   /** Every event a webhook may subscribe to, fanned out by insights into one delivery per webhook. */
@@ -66,6 +68,12 @@ export interface ConsentRevokeRequested {
   connection_id: string;
 }
 
+/** A context chose the IANA zone of its "today"; consumers keep the latest by `changed_at` (microseconds, commit order). */
+export interface ContextTimeZoneChanged {
+  time_zone: string;
+  changed_at: string;
+}
+
 /** A bill closed, became overdue (both noticed by billing's daily job) or was paid. */
 export interface BillEvent {
   bill_id: string;
@@ -118,6 +126,7 @@ export interface EventPayloads {
   'account.created': AccountCreated;
   'transaction.changed': TransactionChanged;
   'connection.consent_revoke_requested': ConsentRevokeRequested;
+  'context.time_zone_changed': ContextTimeZoneChanged;
   'bill.closed': BillEvent;
   'bill.overdue': BillEvent;
   'bill.paid': BillEvent;
@@ -136,6 +145,7 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'account.created': [QUEUES.insightsLedgerEvents],
   'transaction.changed': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
   'connection.consent_revoke_requested': [QUEUES.consentRevocation],
+  'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
   'bill.closed': [QUEUES.webhookEvents],
   'bill.overdue': [QUEUES.webhookEvents],
   'bill.paid': [QUEUES.webhookEvents],
@@ -169,13 +179,18 @@ export interface WebhookDeliveryJob {
   delivery_id: string;
 }
 
-/** Bill rollover run; `date` (YYYY-MM-DD, default today UTC) is the day the run acts as. */
+/** Bill rollover run; `date` (YYYY-MM-DD, default each context's today) is the day the run acts as. */
 export interface BillRolloverJob {
   date?: string;
 }
 
-/** Goal reminder run; `today` (YYYY-MM-DD, default today UTC) is the day the run acts as. */
+/** Goal reminder run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
 export interface GoalReminderJob {
+  today?: string;
+}
+
+/** Limit window run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
+export interface LimitWindowsJob {
   today?: string;
 }
 

@@ -1,4 +1,4 @@
-import { type CalendarDate, compare, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { type CalendarDate, compare, startOfMonth } from '@finance/shared/calendar';
 import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
@@ -16,6 +16,7 @@ import {
 import { findCard, lockCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { billPeriodForMonth } from '../bill-period.ts';
+import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { type BillDates, calendarFrom, datesOfMonth, monthForDate, monthWindow, openDateOf } from './bill-calendar.ts';
 import { BILL_NOT_FOUND } from './pay-bill.ts';
@@ -166,7 +167,7 @@ export async function changeClosingDate(
     reference = await findBill(em, contextSql(ctx, 'b'), input.bill_id);
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);
   }
-  const today = todayUtc();
+  const today = await contextToday(ledger, ctx);
   // no reference: the open bill (the one whose period holds today), never a closed one
   const month =
     reference?.referenceMonth ??

@@ -1,5 +1,6 @@
-import { type CalendarDate, type Frequency, occurrenceDate, todayUtc } from '@finance/shared/calendar';
+import { type CalendarDate, type Frequency, occurrenceDate } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
+import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
@@ -20,6 +21,7 @@ import {
   type CalendarVersions,
   withCurrentCalendars,
 } from '../billing-support/card-rows.ts';
+import { contextTimeZone } from '../preferences/personal-config.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';
 import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
@@ -103,11 +105,14 @@ export async function createTransaction(
   ctx: CallerContext,
   input: CreateTransactionInput,
   billing: BillingClient,
-  today: CalendarDate = todayUtc(),
+  today: CalendarDate | null = null,
 ) {
   validate(ctx, input);
+  // a recurrence's horizon is 12 months after the context's own today (only recurrences need it)
+  const needsToday = today === null && input.type === 'RECURRENT';
+  const day = today ?? (needsToday ? todayIn(await contextTimeZone(em, ctx)) : todayIn());
   const created = await withCurrentCalendars(async () => {
-    const built = buildRows(ctx, input, today);
+    const built = buildRows(ctx, input, day);
     // billing answers before the transaction opens; the calendar version is re-checked inside it
     const seen: CalendarVersions = new Map();
     const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built, seen) : built;

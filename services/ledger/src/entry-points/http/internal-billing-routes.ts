@@ -18,6 +18,7 @@ import {
   deleteCardTransactions,
   rebillCard,
 } from '../../domain/billing-support/bill-moves.ts';
+import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
 const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
 
@@ -42,6 +43,8 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
         return {
           transactions: await billTransactions(em, ctx, body.credit_card_id, body.bill_ids),
           totals: await billTotals(em, ctx, body.totals_bill_ids),
+          // the bill's status depends on the context's today: its zone comes in the same call
+          time_zone: await contextTimeZone(em, ctx),
         };
       },
     ),
