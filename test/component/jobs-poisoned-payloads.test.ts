@@ -24,6 +24,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
     [QUEUES.cardMoves]: 'ledger',
+    [QUEUES.cardLedgerSync]: 'billing',
     [QUEUES.webhookEvents]: 'insights',
     [QUEUES.webhookDeliveries]: 'insights',
   };
@@ -109,6 +110,13 @@ describe('background jobs with poisoned payloads', () => {
       'move-cards',
       { context: { user_id: UNKNOWN_UUID, profile_id: null }, from_account_id: 'x' },
       'Movimentação de cartões inválida',
+    ],
+    [
+      'a card sync without its card',
+      QUEUES.cardLedgerSync,
+      'rebill',
+      { context: { user_id: UNKNOWN_UUID, profile_id: null }, calendar_version: 1 },
+      'Sincronização de cartão inválida',
     ],
     [
       'a webhook event of a type no webhook takes',

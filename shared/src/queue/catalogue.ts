@@ -11,6 +11,8 @@ export const QUEUES = {
   /** Cards of a deleted account moving to another account in billing, after the deletion committed. */
   cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
+  /** A card's effects on the ledger after billing committed (purchases re-billed by calendar, entries of a deleted card). */
+  cardLedgerSync: 'billing.card-ledger-sync',
   goalReminders: 'insights.goal-reminders',
   /** Hourly: notifies each limit's current window in its context's day (a window that has just started). */
   limitWindows: 'insights.limit-windows',
@@ -221,6 +223,19 @@ export type InvestmentYieldsJob = Record<string, never>;
  * Moves every live card of a deleted account to another account in billing (job `move-cards`, job id = the
  * deleted account's id). Idempotent: a card already moved is not linked to the deleted account any more.
  */
+/**
+ * What the ledger must learn of a card change billing committed (`billing.card-ledger-sync`, recorded in
+ * billing's outbox with the change, id `<card>:<version>`): `rebill` moves the card's purchases to the bills of
+ * the calendar version; `delete` removes a deleted card's entries. Both are idempotent by `calendar_version`.
+ */
+export interface CardLedgerSyncJob {
+  context: ContextRef;
+  credit_card_id: string;
+  calendar_version: number;
+  /** `rebill`: the first month whose bills changed. */
+  first_month?: string;
+}
+
 export interface CardMovesJob {
   context: ContextRef;
   from_account_id: string;

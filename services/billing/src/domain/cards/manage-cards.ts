@@ -8,7 +8,7 @@ import { billsOfCards } from '../../data-access/bill-repository.ts';
 import { findCard, listCardsPage, lockCard } from '../../data-access/card-repository.ts';
 import { type CreditCard, CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { CARD_NOT_FOUND } from '../bills/assign-bills.ts';
-import { applyClosingDays, rebillAfterChange } from '../bills/change-closing-date.ts';
+import { applyClosingDays, rebillAfterChange, recordCardLedgerSync } from '../bills/change-closing-date.ts';
 import { contextToday } from '../context-today.ts';
 import { cardView } from './card-view.ts';
 import { owedByCard } from './owed-by-card.ts';
@@ -127,6 +127,8 @@ export async function deleteCard(em: EntityManager, ledger: LedgerBillingClient,
     locked.deletedAt = new Date();
     // a purchase billed before the deletion is refused by the ledger once it has seen this version
     locked.calendarVersion += 1;
+    // the ledger removes the card's entries after the commit; if the direct call below fails, this job still does
+    recordCardLedgerSync(tx, locked, 'delete');
     await tx.flush();
     return { bills: await billsOfCards(tx, [id]), version: locked.calendarVersion };
   });
