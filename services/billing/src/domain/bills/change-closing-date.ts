@@ -3,7 +3,7 @@ import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/cli
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextSql } from '@finance/shared/db/context-scope';
+import { contextOfRef, contextSql } from '@finance/shared/db/context-scope';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
@@ -138,7 +138,7 @@ export async function syncCardWithLedger(
 ): Promise<'applied' | 'superseded'> {
   const card = await findCardById(em, job.credit_card_id);
   if (!card || card.calendarVersion !== job.calendar_version) return 'superseded';
-  const ctx = { userId: card.userId, profileId: card.profileId ?? null, business: false, keyId: null };
+  const ctx = contextOfRef(job.context);
   if (kind === 'delete') {
     if (!card.deletedAt) return 'superseded';
     const bills = await billsOfCards(em, [card.id]);

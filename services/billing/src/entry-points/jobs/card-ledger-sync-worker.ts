@@ -1,3 +1,4 @@
+import { contextRefSchema } from '@finance/shared/db/context-scope';
 import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, UnrecoverableError } from 'bullmq';
@@ -8,10 +9,7 @@ import { ledgerFor } from '../../ledger-client.ts';
 const KINDS = ['rebill', 'delete'] as const;
 
 const jobData = Joi.object({
-  context: Joi.object({
-    user_id: Joi.string().guid().required(),
-    profile_id: Joi.string().guid().allow(null).required(),
-  }).required(),
+  context: contextRefSchema.required(),
   credit_card_id: Joi.string().guid().required(),
   calendar_version: Joi.number().integer().min(0).required(),
   first_month: Joi.string().pattern(/^\d{4}-\d{2}-01$/),

@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextRef } from '@finance/shared/db/context-scope';
+import { contextOfRef, contextRef } from '@finance/shared/db/context-scope';
 import type { TransactionChanged } from '@finance/shared/queue/catalogue';
 import { outboxEvent, recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -47,7 +47,7 @@ export function recordChangesByContext(
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   for (const group of groups.values()) {
-    const ctx = { userId: group[0].user_id, profileId: group[0].profile_id, business: false, keyId: null };
+    const ctx = contextOfRef(group[0]);
     recordTransactionChanges(em, ctx, change, group);
   }
 }

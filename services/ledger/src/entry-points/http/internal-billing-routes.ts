@@ -3,12 +3,10 @@ import type {
   CardCalendarInput,
   PreviousBalanceEntry,
 } from '@finance/shared/clients/ledger-billing-client';
-import type { CallerContext } from '@finance/shared/context/signed-context';
 import { anyUuid, calendarDate, positiveCents } from '@finance/shared/contracts/common';
-import { callerOf } from '@finance/shared/http/service-routes';
-import { type Validated, validateRequest } from '@finance/shared/http/validate';
+import { internalHandler } from '@finance/shared/http/service-routes';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import Joi from 'joi';
 import { billTotals, billTransactions } from '../../domain/billing-support/bill-contents.ts';
 import {
@@ -26,11 +24,7 @@ const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
 export function mountInternalBillingRoutes(router: Router, runtime: ServiceRuntime): void {
   const { orm } = runtime;
   const internal = express.Router();
-  const answer =
-    (schemas: Parameters<typeof validateRequest>[0], run: (input: Validated, ctx: CallerContext) => Promise<unknown>) =>
-    async (req: Request, res: Response) => {
-      res.json(await run(validateRequest(schemas, req), callerOf(res)));
-    };
+  const answer = internalHandler;
   internal.post(
     '/internal/v1/card-transactions/search',
     answer(
