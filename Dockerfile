@@ -19,6 +19,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json .nvmrc ./
 COPY shared/package.json shared/package.json
+COPY clients/typescript/package.json clients/typescript/package.json
 COPY services/gateway/package.json services/gateway/package.json
 COPY services/ledger/package.json services/ledger/package.json
 COPY services/billing/package.json services/billing/package.json
@@ -43,6 +44,7 @@ FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY --from=deps /app/package.json /app/package-lock.json ./
 COPY --from=deps /app/shared/package.json shared/package.json
+COPY --from=deps /app/clients/typescript/package.json clients/typescript/package.json
 COPY --from=deps /app/services/gateway/package.json services/gateway/package.json
 COPY --from=deps /app/services/ledger/package.json services/ledger/package.json
 COPY --from=deps /app/services/billing/package.json services/billing/package.json
@@ -71,5 +73,9 @@ COPY --from=build --chown=root:root /app/scripts ./scripts
 # mounted read-only in Kubernetes.
 USER node
 EXPOSE 8080
+# Liveness of whichever service runs (PORT): /healthz answers while the process serves, whatever the
+# state of PostgreSQL or Redis (readiness is /readyz, which compose and Kubernetes probe themselves).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "services/gateway/src/main.ts"]

@@ -24,11 +24,22 @@ const fail = (where: string, message: string): void => {
   errors.push(`${where}: ${message}`);
 };
 
-function loadModel(apiVersion: string, kind: string): ModelClass | undefined {
-  // "v1" -> kubernetes-models/v1, "apps/v1" -> kubernetes-models/apps/v1, ...
+// CRD groups the chart renders -> the @kubernetes-models package with their schemas.
+const CRD_PACKAGES: Record<string, string> = {
+  'monitoring.coreos.com': '@kubernetes-models/prometheus-operator',
+  'keda.sh': '@kubernetes-models/keda',
+  'gateway.networking.k8s.io': '@kubernetes-models/gateway-api',
+};
+
+async function loadModel(apiVersion: string, kind: string): Promise<ModelClass | undefined> {
+  // "v1" -> kubernetes-models/v1, "apps/v1" -> kubernetes-models/apps/v1, CRDs from their packages
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const crdPackage = CRD_PACKAGES[group];
   let mod: Record<string, unknown>;
   try {
-    mod = require(`kubernetes-models/${apiVersion}`) as Record<string, unknown>;
+    mod = crdPackage
+      ? ((await import(`${crdPackage}/${apiVersion}`)) as Record<string, unknown>)
+      : (require(`kubernetes-models/${apiVersion}`) as Record<string, unknown>);
   } catch {
     return undefined;
   }
@@ -81,7 +92,7 @@ for (const { where: at, m } of manifests) {
   if (seen.has(key)) fail(where, 'duplicate resource');
   seen.add(key);
 
-  const Model = loadModel(m.apiVersion, m.kind);
+  const Model = await loadModel(m.apiVersion, m.kind);
   if (!Model) {
     fail(where, `unknown apiVersion/kind ${m.apiVersion} ${m.kind}`);
     continue;
@@ -141,6 +152,34 @@ const deploymentNames = new Set(byKind('Deployment').map((d) => d.metadata?.name
 for (const h of byKind('HorizontalPodAutoscaler')) {
   const target = get(h, 'spec', 'scaleTargetRef', 'name') as string | undefined;
   if (!deploymentNames.has(target)) fail(`HorizontalPodAutoscaler/${h.metadata?.name}`, `unknown target ${target}`);
+}
+
+for (const s of byKind('ScaledObject')) {
+  const target = get(s, 'spec', 'scaleTargetRef', 'name') as string | undefined;
+  if (!deploymentNames.has(target)) fail(`ScaledObject/${s.metadata?.name}`, `unknown target ${target}`);
+  const scaled = byKind('Deployment').find((d) => d.metadata?.name === target);
+  if (scaled && get(scaled, 'spec', 'replicas') !== undefined)
+    fail(`ScaledObject/${s.metadata?.name}`, `Deployment ${target} must leave replicas to KEDA`);
+}
+const serviceLabels = byKind('Service').map((s) => s.metadata?.labels);
+for (const m of byKind('ServiceMonitor')) {
+  const selector = get(m, 'spec', 'selector', 'matchLabels') as Record<string, string> | undefined;
+  if (!serviceLabels.some((labels) => isSubset(selector, labels)))
+    fail(`ServiceMonitor/${m.metadata?.name}`, 'selector matches no Service');
+}
+const serviceNames = new Set(byKind('Service').map((s) => s.metadata?.name));
+for (const i of byKind('Ingress')) {
+  const rules = (get(i, 'spec', 'rules') as Obj[] | undefined) ?? [];
+  for (const path of rules.flatMap((r) => (get(r, 'http', 'paths') as Obj[] | undefined) ?? [])) {
+    const name = get(path, 'backend', 'service', 'name') as string | undefined;
+    if (!serviceNames.has(name)) fail(`Ingress/${i.metadata?.name}`, `unknown backend Service ${name}`);
+  }
+}
+for (const r of byKind('HTTPRoute')) {
+  const rules = (get(r, 'spec', 'rules') as Obj[] | undefined) ?? [];
+  for (const ref of rules.flatMap((rule) => (get(rule, 'backendRefs') as Obj[] | undefined) ?? [])) {
+    if (!serviceNames.has(ref.name as string)) fail(`HTTPRoute/${r.metadata?.name}`, `unknown backend ${ref.name}`);
+  }
 }
 
 if (errors.length > 0) {

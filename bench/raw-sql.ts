@@ -1,4 +1,7 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
 import pg from 'pg';
+import { listPageStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
+import { subcategoryTotalsStatement } from '../services/ledger/src/domain/aggregates/by-subcategory.ts';
 
 export interface SqlLoadResult {
   requests: number;
@@ -24,7 +27,8 @@ export async function sqlLoad(
 ): Promise<SqlLoadResult> {
   const clients = await Promise.all(
     Array.from({ length: connections }, async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
+      // the services' statements name their tables unqualified, resolved on the ledger's search path
+      const client = new pg.Client({ connectionString: databaseUrl, options: '-c search_path=ledger,public' });
       await client.connect();
       return client;
     }),
@@ -75,16 +79,17 @@ export async function timeRolledBack(
   }
 }
 
-/** PRODUCT.md listing: the ledger's page statement (filters, order, limit + 1), schema-qualified. */
-export const listStatement = (userId: string, from: string, to: string, limit: number) => ({
-  text: `select t.*, to_char(t.date, 'YYYY-MM-DD') as date, to_char(t.competence_date, 'YYYY-MM-DD') as competence_date,
-           t.amount::text as amount
-         from ledger.transactions t
-         where t.deleted_at is null and coalesce(t.profile_id, t.user_id) = $1 and t.profile_id is null and t.user_id = $1
-           and t.date >= $2::date and t.date <= $3::date
-         order by t.date, t.id limit $4`,
-  values: [userId, from, to, limit + 1],
-});
+const personal = (userId: string): CallerContext => ({ userId, profileId: null, business: false, keyId: null });
+
+/** A production statement (`?` placeholders, as the services run it through MikroORM) in pg's `$n` form. */
+export function fromProduction(statement: { sql: string; params: unknown[] }): { text: string; values: unknown[] } {
+  let n = 0;
+  return { text: statement.sql.replace(/\?/g, () => `$${++n}`), values: statement.params };
+}
+
+/** The ledger's own page statement of `GET /v1/transactions` (imported, so the bench measures what runs). */
+export const listStatement = (userId: string, from: string, to: string, limit: number) =>
+  fromProduction(listPageStatement(personal(userId), { start_date: from, end_date: to }, limit, null));
 
 /** The floor of a bill's listing: its live transactions with their category and subcategory rows. */
 export const billStatement = (billId: string) => ({
@@ -97,33 +102,9 @@ export const billStatement = (billId: string) => ({
   values: [billId],
 });
 
-/** The ledger's subcategory aggregate (domain/aggregates/by-subcategory.ts) for a personal context. */
-export const subcategoryStatement = (userId: string, from: string, to: string) => ({
-  text: `with cfg as (
-           select coalesce(bool_or(include_bill_payments), false) as include_bill_payments,
-                  coalesce(bool_or(include_transfers), false) as include_transfers
-           from ledger.personal_configs where profile_id is null and user_id = $1),
-         sums as (
-           select t.is_expense, t.subcategory_id is not null as by_sub,
-                  coalesce(t.subcategory_id, t.category_id) as id, sum(t.amount) as value
-           from ledger.transactions t cross join cfg
-           where t.profile_id is null and t.user_id = $1 and t.deleted_at is null and t.category_id is not null
-             and t.date between cast($2 as date) and cast($3 as date)
-             and (cfg.include_transfers or t.type <> 'TRANSFER')
-             and (cfg.include_bill_payments or not t.is_bill_payment)
-           group by 1, 2, 3)
-         select sums.id, sums.is_expense, sums.value::text as value,
-                coalesce(s.name, c.name) as title,
-                coalesce(s.is_essential, c.is_essential) as is_essential,
-                coalesce(s.icon_name, c.icon_name) as icon_name,
-                coalesce(s.icon_background_color, c.icon_background_color) as icon_background_color,
-                case when sums.by_sub then s.image else c.image end as image
-         from sums
-         left join ledger.subcategories s on sums.by_sub and s.id = sums.id
-         left join ledger.categories c on not sums.by_sub and c.id = sums.id
-         order by sums.value desc, title, sums.id`,
-  values: [userId, from, to],
-});
+/** The ledger's subcategory aggregate (`totalsBySubcategory`) for a personal context, imported from it. */
+export const subcategoryStatement = (userId: string, from: string, to: string) =>
+  fromProduction(subcategoryTotalsStatement(personal(userId), { start_date: from, end_date: to }));
 
 /** The bulk recategorization as one UPDATE of the matched rows (no batches, no events, no job). */
 export const recategorizeStatement = (

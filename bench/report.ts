@@ -18,6 +18,8 @@ export interface ScenarioResult extends Figures {
   request: string;
   skipped?: string;
   baseline?: Figures & { name: string };
+  /** Commit-to-insights lag of the events the load wrote (create transaction). */
+  lag?: { events: number; p50: number; p99: number };
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
   ratio?: number;
 }
@@ -44,16 +46,23 @@ function baselineCell(base: ScenarioResult['baseline']): string {
 
 /** The table as Markdown, so it can go into the README as printed. */
 export function table(results: ScenarioResult[]): string {
-  const lines = ['| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio |', '|---|---:|---:|---:|---|---:|'];
+  const lines = [
+    '| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio | p99 ratio |',
+    '|---|---:|---:|---:|---|---:|---:|',
+  ];
   for (const r of results) {
     if (r.skipped) {
-      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | |`);
+      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | | |`);
       continue;
     }
     const throughput = r.rps !== undefined ? num(r.rps) : `${num(r.ms)} ms total`;
     const ratio = r.ratio === undefined ? '—' : `${num(r.ratio, 1)}×`;
+    const p99 = r.p99 !== undefined && r.baseline?.p99 ? `${num(r.p99 / r.baseline.p99, 1)}×` : '—';
+    const lag = r.lag
+      ? ` (event lag to insights p50 ${r.lag.p50} ms, p99 ${r.lag.p99} ms, ${r.lag.events} events)`
+      : '';
     lines.push(
-      `| ${r.scenario} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} |`,
+      `| ${r.scenario}${lag} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} | ${p99} |`,
     );
   }
   return lines.join('\n');

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
-import type { ApiClient } from '../test/support/api-client.ts';
+import { dropDatabase } from '@finance/shared/testing/servers';
+import pg from 'pg';
+import { ApiClient } from '../test/support/api-client.ts';
 import { TestStack } from '../test/support/stack.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { drive } from './load.ts';
@@ -15,6 +17,7 @@ import {
 import { type Figures, machine, ratioOf, type ScenarioResult, table, writeResults } from './report.ts';
 import { available, type RouteName } from './routes.ts';
 import { type BenchData, DIVERSOS, FULL_SCALE, type SeedOptions, seedBenchData } from './seed.ts';
+import { peakRss, startTopology, type Topology } from './topology.ts';
 
 /**
  * `npm run bench`: the whole system in this process (as the component tests start it: fresh database
@@ -34,6 +37,18 @@ const SCALE: SeedOptions = process.env.BENCH_TRANSACTIONS
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const MODE =
   'in-process stack (gateway, ledger, billing, insights and their workers in one Node process, as the component tests start it); autocannon in a child process; local Postgres and Redis';
+const TOPOLOGY_MODE =
+  '`npm start` topology: scripts/start.ts wrapper + four processes (gateway, ledger, billing, insights with their workers), NODE_ENV=production, same database and seed';
+/** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
+const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
+
+/** Where a pass sends its load: the gateway's URL and the database its baselines query. */
+interface Target {
+  url: string;
+  databaseUrl: string;
+  /** Runs the recategorization (it changes the data, so only the first pass does). */
+  recategorize: boolean;
+}
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -78,7 +93,7 @@ const skipIfMissing = (scenario: string, request: string, routes: RouteName[]): 
   return missing.length ? { scenario, request, skipped: `route ${missing.join(', ')} does not exist yet` } : null;
 };
 
-async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioResult[]> {
+async function scenarios(stack: TestStack, target: Target, data: BenchData): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   const person = data.personal;
   const month = addMonthsClamped(startOfMonth(data.today), -6);
@@ -89,11 +104,11 @@ async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioRes
       skipIfMissing('List transactions (50, one month)', `GET ${list}`, ['listTransactions']) ?? {
         scenario: 'List transactions (50, one month)',
         request: `GET ${list}`,
-        ...(await httpFigures(`${stack.url}${list}`, person.api)),
+        ...(await httpFigures(`${target.url}${list}`, person.api)),
         baseline: {
           name: 'raw SQL',
           ...(await sqlLoad(
-            stack.databaseUrl,
+            target.databaseUrl,
             listStatement(person.userId, month, endOfMonth(month), 50),
             CONNECTIONS,
             SECONDS,
@@ -118,10 +133,10 @@ async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioRes
       finish({
         scenario: `Show bill (${count} transactions)`,
         request: `GET ${bill}`,
-        ...(await httpFigures(`${stack.url}${bill}`, person.api)),
+        ...(await httpFigures(`${target.url}${bill}`, person.api)),
         baseline: {
           name: 'raw SQL of its rows',
-          ...(await sqlLoad(stack.databaseUrl, billStatement(sample.body.bill.id), CONNECTIONS, SECONDS)),
+          ...(await sqlLoad(target.databaseUrl, billStatement(sample.body.bill.id), CONNECTIONS, SECONDS)),
         },
       }),
     );
@@ -133,11 +148,11 @@ async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioRes
       skipIfMissing('Subcategory report (one year)', `GET ${report}`, ['subcategoryReport']) ?? {
         scenario: 'Subcategory report (one year)',
         request: `GET ${report}`,
-        ...(await httpFigures(`${stack.url}${report}`, person.api)),
+        ...(await httpFigures(`${target.url}${report}`, person.api)),
         baseline: {
           name: 'raw SQL aggregate',
           ...(await sqlLoad(
-            stack.databaseUrl,
+            target.databaseUrl,
             subcategoryStatement(person.userId, data.start, data.today),
             CONNECTIONS,
             SECONDS,
@@ -153,7 +168,7 @@ async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioRes
       skipIfMissing('Investment yield report', `GET ${yieldPath}`, ['investmentYield']) ?? {
         scenario: 'Investment yield report',
         request: `GET ${yieldPath}`,
-        ...(await httpFigures(`${stack.url}${yieldPath}`, person.api)),
+        ...(await httpFigures(`${target.url}${yieldPath}`, person.api)),
       },
     ),
   );
@@ -162,14 +177,17 @@ async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioRes
   const missingCreate = skipIfMissing('Create transaction', 'POST /v1/transactions', ['createTransaction']);
   if (missingCreate) results.push(finish(missingCreate));
   else {
-    const gateway = await httpFigures(`${stack.url}/v1/transactions`, person.api, 'POST', body);
-    const baseline = await startBaselineServer(stack.databaseUrl, person.userId);
+    const since = new Date();
+    const gateway = await httpFigures(`${target.url}/v1/transactions`, person.api, 'POST', body);
+    const lag = await eventLag(target.databaseUrl, since);
+    const baseline = await startBaselineServer(target.databaseUrl, person.userId);
     try {
       results.push(
         finish({
           scenario: 'Create transaction',
           request: 'POST /v1/transactions',
           ...gateway,
+          lag,
           baseline: {
             name: 'bare express + pg insert',
             ...(await httpFigures(`${baseline.url}/v1/transactions`, person.api, 'POST', body)),
@@ -181,8 +199,82 @@ async function scenarios(stack: TestStack, data: BenchData): Promise<ScenarioRes
     }
   }
 
-  results.push(finish(await recategorization(stack, data)));
+  if (target.recategorize) results.push(finish(await recategorization(stack, data)));
   return results;
+}
+
+/**
+ * Commit-to-insights lag of the `transaction.changed` events written since `since`: the insights inbox row's
+ * time minus the outbox row's (both PostgreSQL clocks). Waits up to 60 s for the backlog to drain first, so a
+ * queue that falls behind shows in the figure.
+ */
+async function eventLag(databaseUrl: string, since: Date) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const pending = await client.query(
+        `select count(*)::int as n from ledger.outbox_events o
+          where o.type = 'transaction.changed' and o.created_at >= $1
+            and not exists (select 1 from insights.processed_events p where p.event_id = o.id)`,
+        [since],
+      );
+      if (pending.rows[0].n === 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const { rows } = await client.query(
+      `select count(*)::int as events,
+              percentile_cont(0.5) within group (order by lag) as p50,
+              percentile_cont(0.99) within group (order by lag) as p99
+         from (select extract(epoch from p.processed_at - o.created_at) * 1000 as lag
+                 from ledger.outbox_events o
+                 join insights.processed_events p on p.event_id = o.id
+                where o.type = 'transaction.changed' and o.created_at >= $1) lags`,
+      [since],
+    );
+    return { events: rows[0].events, p50: Math.round(Number(rows[0].p50)), p99: Math.round(Number(rows[0].p99)) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Clients of the seeded keys, pointed at another gateway. */
+function retarget(data: BenchData, url: string): BenchData {
+  const move = (api: ApiClient) => new ApiClient(url, api.key);
+  return {
+    ...data,
+    personal: { ...data.personal, api: move(data.personal.api) },
+    company: { ...data.company, api: move(data.company.api) },
+  };
+}
+
+const rssLine = (figures: Record<string, number>) =>
+  `${Object.entries(figures)
+    .map(([name, mb]) => `${name} ${mb}`)
+    .join(', ')} (total ${Object.values(figures).reduce((sum, mb) => sum + mb, 0)})`;
+
+/** The second pass: the same database and keys behind `npm start`, with each process's memory. */
+async function topologyPass(stack: TestStack, data: BenchData) {
+  const topology: Topology = await startTopology({
+    DATABASE_URL: stack.databaseUrl,
+    REDIS_URL: stack.env.REDIS_URL,
+    QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
+    KEY_PEPPER: stack.pepper,
+    RATE_LIMIT_MAX: '1000000000',
+  });
+  try {
+    // a few seconds to settle (workers connect, first schedulers run) before reading memory at rest
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const rest = topology.rss();
+    log(`RSS at rest (MB): ${JSON.stringify(rest)}`);
+    const target: Target = { url: topology.url, databaseUrl: stack.databaseUrl, recategorize: false };
+    const { result, peak } = await peakRss(topology, () => scenarios(stack, target, retarget(data, topology.url)));
+    log(`RSS peak under load (MB): ${JSON.stringify(peak)}`);
+    return { results: result, rss: { rest, peak } };
+  } finally {
+    await topology.stop();
+  }
 }
 
 /** PATCH the company's rule with apply_to_existing and follow its job to the end. */
@@ -238,16 +330,41 @@ log(`${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP_SECOND
 const loadBefore = machine().load_average;
 log(`Machine: ${machine().cpus} CPUs, Node ${process.version}, load average ${loadBefore.join(' ')}.`);
 const stack = await TestStack.start({ env: { RATE_LIMIT_MAX: '1000000000' } });
+let stopped = false;
+// dropping the database ends the sessions still open; a pool that has not seen its end yet reports it
+process.on('uncaughtException', (err: Error & { code?: string }) => {
+  if (err.code === '57P01') return;
+  console.error(err);
+  process.exit(1);
+});
 try {
   const seedStarted = performance.now();
   const data = await seedBenchData(stack, SCALE);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   log(`Seeded ${SCALE.transactions.toLocaleString('en-US')} transactions in ${seedSeconds.toFixed(1)} s:`);
   for (const note of data.notes) log(`  ${note}`);
-  const results = await scenarios(stack, data);
+  log('');
+  log(`Pass 1: ${MODE}.`);
+  const results = await scenarios(stack, { url: stack.url, databaseUrl: stack.databaseUrl, recategorize: true }, data);
   const output = table(results);
   log('');
   log(output);
+  let topology: Awaited<ReturnType<typeof topologyPass>> | null = null;
+  let topologyOutput = '';
+  if (TOPOLOGY) {
+    // the in-process services leave the queues and the database (kept) to the four processes of npm start
+    process.env.TEST_RUN_ID ??= 'bench';
+    await stack.stop();
+    stopped = true;
+    log('');
+    log(`Pass 2: ${TOPOLOGY_MODE}.`);
+    topology = await topologyPass(stack, data);
+    topologyOutput = table(topology.results);
+    log('');
+    log(topologyOutput);
+    log('');
+    log(`RSS MB at rest: ${rssLine(topology.rss.rest)}; peak under the load: ${rssLine(topology.rss.peak)}.`);
+  }
   const totalSeconds = (performance.now() - began) / 1000;
   log('');
   log(`Done in ${totalSeconds.toFixed(0)} s; figures in ${RESULTS}.`);
@@ -266,13 +383,11 @@ try {
     },
     results,
     table: output,
+    topology: topology
+      ? { mode: TOPOLOGY_MODE, results: topology.results, rss_mb: topology.rss, table: topologyOutput }
+      : null,
   });
 } finally {
-  // dropping the database ends the sessions still open; a pool that has not seen its end yet reports it
-  process.on('uncaughtException', (err: Error & { code?: string }) => {
-    if (err.code === '57P01') return;
-    console.error(err);
-    process.exit(1);
-  });
-  await stack.stop();
+  if (!stopped) await stack.stop();
+  if (process.env.TEST_RUN_ID === 'bench') await dropDatabase(stack.databaseUrl);
 }

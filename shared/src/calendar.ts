@@ -1,5 +1,7 @@
 // Calendar arithmetic on `YYYY-MM-DD` strings, done on integer day numbers so nothing depends on the server TZ.
 
+import { now } from './clock.ts';
+
 export type CalendarDate = string;
 
 export const FREQUENCIES = [
@@ -151,8 +153,9 @@ export function compare(a: CalendarDate, b: CalendarDate): -1 | 0 | 1 {
   return diff < 0 ? -1 : diff > 0 ? 1 : 0;
 }
 
-export function todayUtc(now: Date = new Date()): CalendarDate {
-  return format(now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate());
+/** The UTC date at `instant` (default: the clock's now). */
+export function todayUtc(instant: Date = now()): CalendarDate {
+  return format(instant.getUTCFullYear(), instant.getUTCMonth() + 1, instant.getUTCDate());
 }
 
 /** Upper-case name or alias (`annual` → YEARLY); null when unknown. */

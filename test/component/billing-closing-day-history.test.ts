@@ -1,5 +1,7 @@
 import { addDays, addMonthsClamped, type CalendarDate, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { ledgerFor } from '../../services/billing/src/ledger-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /** A closing-day change never alters a closed bill: its dates and purchases are history (card closing 10, due 17). */
 describe('billing: closing-day changes leave closed bills and earlier months alone', () => {
@@ -86,6 +88,46 @@ describe('billing: closing-day changes leave closed bills and earlier months alo
     expect(rows.map((row) => row.bill_id)).toEqual([late.bill_id, late.bill_id]);
     // the card's days change from the open bill on
     expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body.closing_date).toBe('5');
+  });
+
+  it('when the ledger cannot be told right after a closing-day change, then the outbox job recorded with the change moves the purchases', async () => {
+    const card = await newCard();
+    const nextMonth = addMonthsClamped(startOfMonth(today), 1);
+    // closing on the 10th it sits in next month's bill; closing on the 5th, in the month after
+    const purchase = await buy(card.id, `${nextMonth.slice(0, 8)}07` as CalendarDate, 1200);
+    const billing = stack.services.find((service) => service.name === 'billing');
+    if (!billing) throw new Error('no billing service');
+    const ledger = ledgerFor(billing.runtime);
+    const rebill = ledger.rebill;
+    // the fault: every rebill call from billing fails while the change is answered
+    ledger.rebill = async () => {
+      throw new Error('ledger unreachable');
+    };
+    let status: number;
+    try {
+      status = (
+        await tenant.api.patch(`/v2/bills/closing-date/by-card/${card.id}`, {
+          closing_day: 5,
+          edition_date: nextMonth,
+          edition_type: 'THIS_AND_NEXT',
+        })
+      ).status;
+    } finally {
+      ledger.rebill = rebill;
+    }
+    expect(status).toBeGreaterThanOrEqual(500);
+    // billing committed the change, and its outbox job (retried with backoff) tells the ledger
+    expect((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body.closing_date).toBe('5');
+    const target = addMonthsClamped(nextMonth, 1);
+    const moved = await waitFor(async () => {
+      const body = await show(card.id, target);
+      return body.transactions.some((t) => t.id === purchase.id) && body;
+    });
+    expect(moved.bill.closing_date).toBe(`${target.slice(0, 8)}05T00:00:00.000Z`);
+    const [row] = await stack.sql<{ bill_id: string }>('select bill_id from ledger.transactions where id = $1', [
+      purchase.id,
+    ]);
+    expect(row.bill_id).toBe(moved.bill.id);
   });
 
   it('when THIS names a closed bill, then 409 and nothing changes', async () => {

@@ -13,7 +13,9 @@ const BYSTANDER_P99_MS = Number(process.env.BURST_BYSTANDER_P99_MS ?? 500);
  * with the bystander polling. A lock wait of the kind the rule removes (the 15 s internal timeout) is far
  * beyond either bound.
  */
-const WRITE_COST = 3;
+const WRITE_COST = 4;
+/** The bystander's share of a busy runner (another test file runs beside this one on the second jest worker). */
+const BYSTANDER_COST = 3;
 
 const p99Of = (times: number[]) => {
   const sorted = [...times].sort((x, y) => x - y);
@@ -125,7 +127,7 @@ describe('billing ⇄ ledger: a burst of closing-day changes, pays and edits on 
     }
     await calibration.stop();
     const budget = Math.max(MAX_MS, WRITE_COST * slowestRead);
-    const bystanderBudget = Math.max(BYSTANDER_P99_MS, 2 * p99Of(calibration.times));
+    const bystanderBudget = Math.max(BYSTANDER_P99_MS, BYSTANDER_COST * p99Of(calibration.times));
 
     let paysAnswered200 = 0;
     const slow: string[] = [];

@@ -1,4 +1,6 @@
+import { ACCESS_PROPAGATION_MS } from '../../services/gateway/src/domain/manage-access.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const INVALID = { message: 'Credenciais de API inválidas', statusCode: 401, error: 'Unauthorized' };
 const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
@@ -64,6 +66,67 @@ describe('gateway: keys, scopes, contexts and the public error shape', () => {
     expect((await client.get('/v1/accounts')).status).toBe(200);
     await stack.revokeKey(key.keyId);
     const response = await client.get('/v1/accounts');
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual(INVALID);
+  });
+
+  it('when a key is revoked, then the next request on every gateway replica is 401 (by SQL: within 100 ms)', async () => {
+    const replica = await stack.startGatewayReplica();
+    const revocations = [
+      (keyId: string) => stack.revokeKey(keyId),
+      async (keyId: string) => {
+        await stack.sql('update gateway.api_keys set revoked_at = now() where id = $1', [keyId]);
+        await new Promise((resolve) => setTimeout(resolve, ACCESS_PROPAGATION_MS));
+      },
+    ];
+    for (const revoke of revocations) {
+      const key = await stack.createKey(tenant.userId);
+      const clients = [stack.client(key), replica.client(key)];
+      // twice each: the second answer comes from each replica's cache of verified keys
+      for (const client of [...clients, ...clients]) expect((await client.get('/v1/accounts')).status).toBe(200);
+      await revoke(key.keyId);
+      for (const client of clients) {
+        const response = await client.get('/v1/accounts');
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(INVALID);
+      }
+    }
+  });
+
+  it('when a cached company key loses its license, then the next request on every replica is refused', async () => {
+    const replica = await stack.startGatewayReplica();
+    const company = await stack.companyClient(tenant.userId);
+    const clients = [company.api, replica.client(company.key)];
+    for (const client of [...clients, ...clients]) expect((await client.get('/v2/business/contacts')).status).toBe(200);
+    await stack.setLicense(company.profileId, 'inactive');
+    for (const client of clients) expect((await client.get('/v2/business/contacts')).status).toBe(403);
+  });
+
+  it('when the connection listening for revocations is cut, then it comes back and revocations reach the cache again', async () => {
+    const key = await stack.createKey(tenant.userId);
+    const client = stack.client(key);
+    expect((await client.get('/v1/accounts')).status).toBe(200);
+    const listeners = () =>
+      stack.sql<{ pid: number }>(
+        `select pid from pg_stat_activity where datname = current_database() and application_name = 'finance-gateway-listen'`,
+      );
+    const before = (await listeners()).map((row) => row.pid);
+    expect(before.length).toBeGreaterThan(0);
+    await stack.sql('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+    await waitFor(async () => {
+      const now = (await listeners()).map((row) => row.pid);
+      return now.length === before.length && now.every((pid) => !before.includes(pid)) ? true : undefined;
+    });
+    expect((await client.get('/v1/accounts')).status).toBe(200);
+    expect((await client.get('/v1/accounts')).status).toBe(200);
+    await stack.revokeKey(key.keyId);
+    expect((await client.get('/v1/accounts')).status).toBe(401);
+  });
+
+  it('when a cached key is used with a wrong secret, then 401', async () => {
+    const key = await stack.createKey(tenant.userId);
+    expect((await stack.client(key).get('/v1/accounts')).status).toBe(200);
+    const response = await stack.client({ ...key, secret: 'wrong-secret' }).get('/v1/accounts');
     expect(response.status).toBe(401);
     expect(response.body).toEqual(INVALID);
   });
@@ -162,6 +225,13 @@ describe('gateway: keys, scopes, contexts and the public error shape', () => {
     expect(response.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('when a service answers the gateway, then it skips the security headers only the public door needs', async () => {
+    const internal = await fetch(`${stack.service('ledger').url}/healthz`);
+    expect(internal.status).toBe(200);
+    expect(internal.headers.get('x-content-type-options')).toBeNull();
+    expect(internal.headers.get('content-security-policy')).toBeNull();
+  });
+
   it('when the process is asked, then /healthz and /readyz answer without a key', async () => {
     expect((await stack.client().get('/healthz')).status).toBe(200);
     expect((await stack.client().get('/readyz')).body).toMatchObject({ status: 'ready' });
@@ -188,5 +258,32 @@ describe('gateway: rate limit per key', () => {
     expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(last?.headers.get('ratelimit')).toMatch(/r=0/);
     expect((await tenant.readOnly.get('/v1/accounts')).status).toBe(200);
+  });
+});
+
+describe('gateway: rate limit shared by replicas', () => {
+  const LIMIT = 200;
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await TestStack.start({ env: { RATE_LIMIT_MAX: String(LIMIT), RATE_LIMIT_WINDOW_MS: '600000' } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('when one key floods two gateway replicas at once, then 429 comes within 5 % of the configured count, never after it', async () => {
+    const tenant = await stack.tenant();
+    const replica = await stack.startGatewayReplica();
+    const clients = [tenant.api, replica.client(tenant.key)];
+    const statuses: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      // unknown paths are counted like any other request and cost the services nothing
+      const batch = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => clients[i % 2].get(`/v1/nowhere-${i}`).then((r) => r.status)),
+      );
+      statuses.push(...batch);
+    }
+    const passed = statuses.filter((status) => status === 404).length;
+    expect(statuses.filter((status) => status !== 404 && status !== 429)).toEqual([]);
+    expect(passed).toBeLessThanOrEqual(LIMIT);
+    expect(passed).toBeGreaterThanOrEqual(Math.ceil(LIMIT * 0.95));
   });
 });

@@ -208,4 +208,32 @@ describe('idempotency: a retried pay after its answer was lost', () => {
     expect(later).toMatchObject({ status: 409, body: { message: KEY_ANSWER_LOST, statusCode: 409 } });
     expect(await rows()).toHaveLength(1);
   });
+
+  it('when ten plain creates with one key arrive at once, then one transaction and its key record exist and every other answer is that one or 409 in flight', async () => {
+    // a plain create (an account, nothing else) is the ledger's one-statement path: under a key it keeps its transaction
+    // every answer waits, so no twin can learn of the first through a stored answer, only through the key's record
+    idempotencyTestHooks.beforeAnswer = async (service, req) => {
+      if (service === 'ledger' && req.path === '/v1/transactions') await sleep(1500);
+      return undefined;
+    };
+    const body = { amount: 770, date: '2026-03-11', is_expense: true, title: 'Idem dez', account_id: accountId };
+    const send = () =>
+      tenant.api.request('POST', '/v1/transactions', { body, headers: { 'idempotency-key': 'tx-ten-1' } });
+    const responses = await Promise.all(Array.from({ length: 10 }, send));
+    const rows = await stack.sql<{ id: string }>("select id from ledger.transactions where title = 'Idem dez'");
+    expect(rows).toHaveLength(1);
+    for (const response of responses) {
+      if (response.status === 201) expect(response.body.id).toBe(rows[0].id);
+      else expect(response).toMatchObject({ status: 409, body: { message: KEY_IN_FLIGHT } });
+    }
+    const records = await stack.sql<{ status: number }>(
+      "select status from ledger.idempotency_keys where idempotency_key = 'tx-ten-1'",
+    );
+    expect(records).toEqual([{ status: 201 }]);
+    idempotencyTestHooks.beforeAnswer = undefined;
+    const later = await send();
+    expect(later.status).toBe(201);
+    expect(later.headers.get('idempotent-replayed')).toBe('true');
+    expect(later.body.id).toBe(rows[0].id);
+  });
 });

@@ -47,6 +47,8 @@ describe('insights: goals, goal values, reminders and notifications through the 
         icon_name: expect.any(String),
       }),
       values: [],
+      saved: 0,
+      progress_percent: 0,
       reminder: {
         id: expect.any(String),
         goal_id: response.body.id,

@@ -1,4 +1,6 @@
-import { startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { startOfMonth } from '@finance/shared/calendar';
+// the context's today (default zone America/Sao_Paulo), as the services read it
+import { todayIn } from '@finance/shared/clock';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -21,7 +23,7 @@ describe('insights: spending limits through the gateway', () => {
   const spend = (api: ApiClient, account: string, amount: number, extra: Record<string, unknown> = {}) =>
     api.post('/v1/transactions', {
       amount,
-      date: todayUtc(),
+      date: todayIn(),
       is_expense: true,
       title: 'Compra',
       account_id: account,
@@ -33,7 +35,7 @@ describe('insights: spending limits through the gateway', () => {
   it('when only amount and category are sent, then the PRODUCT defaults apply and every field is returned', async () => {
     const response = await tenant.api.post('/v1/spending-limits', { amount: 100000, category_id: FOOD });
     expect(response.status).toBe(201);
-    const today = todayUtc();
+    const today = todayIn();
     expect(response.body).toEqual({
       id: expect.any(String),
       title: 'Alimentação',

@@ -1,4 +1,5 @@
-import { todayUtc } from '@finance/shared/calendar';
+// the context's today (default zone America/Sao_Paulo): the limit below counts entries dated up to it
+import { todayIn } from '@finance/shared/clock';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../support/api-client.ts';
@@ -79,7 +80,7 @@ describe('isolation on every route that takes an id', () => {
     ids.transaction = (
       await created('/v1/transactions', {
         amount: 5000,
-        date: todayUtc(),
+        date: todayIn(),
         is_expense: true,
         title: 'Fornecedor',
         account_id: ids.account,
@@ -125,7 +126,7 @@ describe('isolation on every route that takes an id', () => {
     ids.webhook = (await created('/v1/webhooks', { url: `${receiver.url}/hook`, events: ['transaction.created'] })).id;
     await created('/v1/transactions', {
       amount: 100,
-      date: todayUtc(),
+      date: todayIn(),
       is_expense: true,
       title: 'Avisada',
       account_id: ids.account,

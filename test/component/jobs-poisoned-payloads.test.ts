@@ -18,10 +18,13 @@ describe('background jobs with poisoned payloads', () => {
   const serviceOf: Partial<Record<QueueName, string>> = {
     [QUEUES.billRollover]: 'billing',
     [QUEUES.goalReminders]: 'insights',
+    [QUEUES.limitWindows]: 'insights',
+    [QUEUES.insightsLedgerEvents]: 'insights',
     [QUEUES.consentRevocation]: 'ledger',
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
     [QUEUES.cardMoves]: 'ledger',
+    [QUEUES.cardLedgerSync]: 'billing',
     [QUEUES.webhookEvents]: 'insights',
     [QUEUES.webhookDeliveries]: 'insights',
   };
@@ -37,6 +40,13 @@ describe('background jobs with poisoned payloads', () => {
 
   it.each([
     ['a rollover date that is no date', QUEUES.billRollover, 'bill-rollover', { date: 'ontem' }, 'bad rollover date'],
+    [
+      'a limit window day that does not exist',
+      QUEUES.limitWindows,
+      'limit-windows',
+      { today: '2026-02-30' },
+      'bad limit window date',
+    ],
     [
       'a reminder day that does not exist',
       QUEUES.goalReminders,
@@ -69,6 +79,18 @@ describe('background jobs with poisoned payloads', () => {
       'Conexão não encontrada para revogação',
     ],
     [
+      'a time zone event naming no IANA zone',
+      QUEUES.insightsLedgerEvents,
+      'context.time_zone_changed',
+      {
+        event_id: UNKNOWN_UUID,
+        type: 'context.time_zone_changed',
+        context: { user_id: UNKNOWN_UUID, profile_id: null },
+        data: { time_zone: 'Mars/Olympus', changed_at: '2026-03-17T12:00:00.000000Z' },
+      },
+      'malformed context.time_zone_changed event',
+    ],
+    [
       'a recategorization without a job id',
       QUEUES.recategorization,
       'recategorize',
@@ -88,6 +110,13 @@ describe('background jobs with poisoned payloads', () => {
       'move-cards',
       { context: { user_id: UNKNOWN_UUID, profile_id: null }, from_account_id: 'x' },
       'Movimentação de cartões inválida',
+    ],
+    [
+      'a card sync without its card',
+      QUEUES.cardLedgerSync,
+      'rebill',
+      { context: { user_id: UNKNOWN_UUID, profile_id: null }, calendar_version: 1 },
+      'Sincronização de cartão inválida',
     ],
     [
       'a webhook event of a type no webhook takes',

@@ -237,7 +237,7 @@ describe('ledger: business contacts, cost centers and DRE mapping through the ga
         is_system: true,
         source: 'default',
       });
-      expect(byId.get(IMPOSTOS)).toMatchObject({ dre_group: 'financeiro', source: 'default' });
+      expect(byId.get(IMPOSTOS)).toMatchObject({ dre_group: 'deducoes', source: 'default' });
       expect(byId.get(INVESTIMENTOS)).toMatchObject({ dre_group: 'investimento' });
       expect(byId.get(SALARIO)).toMatchObject({ dre_group: 'receita', is_system: true });
       expect(byId.get(own.id)).toEqual({

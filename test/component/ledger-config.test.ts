@@ -1,4 +1,5 @@
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const DEFAULTS = {
   auto_reconcile_enabled: false,
@@ -7,6 +8,7 @@ const DEFAULTS = {
   include_investments: false,
   include_transfers: false,
   show_open_bill: true,
+  time_zone: 'America/Sao_Paulo',
 };
 
 describe('ledger: personal configuration through the gateway', () => {
@@ -68,7 +70,7 @@ describe('ledger: personal configuration through the gateway', () => {
     };
     const response = await fresh.api.put('/v2/personal-config', all);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...all, configured: true });
+    expect(response.body).toEqual({ ...all, time_zone: 'America/Sao_Paulo', configured: true });
   });
 
   it('when concurrent first saves race, then one row per context holds both changes', async () => {
@@ -104,6 +106,9 @@ describe('ledger: personal configuration through the gateway', () => {
     ['configured (read-only)', { configured: true }, 'configured'],
     ['a flag as a string', { include_transfers: 'true' }, 'include_transfers'],
     ['an unknown flag', { include_everything: true }, 'include_everything'],
+    ['a time zone Intl does not know', { time_zone: 'America/Atlantida' }, 'time_zone'],
+    ['a UTC offset instead of a zone name', { time_zone: '-03:00' }, 'time_zone'],
+    ['a time zone that is not a string', { time_zone: 3 }, 'time_zone'],
   ])('when the PUT has %s, then 400 with details and nothing is saved', async (_l, body, field) => {
     const fresh = await stack.tenant();
     const response = await fresh.api.put('/v2/personal-config', body);
@@ -111,6 +116,85 @@ describe('ledger: personal configuration through the gateway', () => {
     expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(response.body.details.map((d: { field: string }) => d.field)).toContain(field);
     expect(await rows(fresh.userId)).toHaveLength(0);
+  });
+
+  it('when a time zone is sent in another spelling, then its canonical IANA name is kept', async () => {
+    const fresh = await stack.tenant();
+    const response = await fresh.api.put('/v2/personal-config', { time_zone: 'america/manaus' });
+    expect(response.status).toBe(200);
+    expect(response.body.time_zone).toBe('America/Manaus');
+  });
+
+  it('when a time zone name is invalid, then the message is in Portuguese', async () => {
+    const fresh = await stack.tenant();
+    const response = await fresh.api.put('/v2/personal-config', { time_zone: 'Mars/Olympus' });
+    expect(response.status).toBe(400);
+    expect(response.body.details).toEqual([
+      { field: 'time_zone', message: 'time_zone deve ser um fuso horário IANA válido, como America/Sao_Paulo' },
+    ]);
+  });
+
+  it('when a context sets its time zone, then it is kept apart from the flags and from other contexts, and insights learns it', async () => {
+    const fresh = await stack.tenant();
+    const company = await stack.companyClient(fresh.userId);
+    const saved = await fresh.api.put('/v2/personal-config', { time_zone: 'America/Manaus' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toEqual({ ...DEFAULTS, time_zone: 'America/Manaus', configured: true });
+    const flags = await fresh.api.put('/v2/personal-config', { include_transfers: true });
+    expect(flags.body).toMatchObject({ include_transfers: true, time_zone: 'America/Manaus' });
+    expect((await company.api.get('/v2/personal-config')).body.time_zone).toBe('America/Sao_Paulo');
+    await company.api.put('/v2/personal-config', { time_zone: 'America/Rio_Branco' });
+    expect((await company.api.get('/v2/personal-config')).body.time_zone).toBe('America/Rio_Branco');
+    expect((await fresh.api.get('/v2/personal-config')).body.time_zone).toBe('America/Manaus');
+    const stored = await stack.sql(
+      'select profile_id, time_zone from ledger.personal_configs where user_id = $1 order by profile_id nulls first',
+      [fresh.userId],
+    );
+    expect(stored).toEqual([
+      { profile_id: null, time_zone: 'America/Manaus' },
+      { profile_id: company.profileId, time_zone: 'America/Rio_Branco' },
+    ]);
+    // the daily jobs of insights run on each context's day: the zone reaches insights by event
+    await waitFor(async () => {
+      const zones = await stack.sql(
+        'select context_id, time_zone from insights.context_time_zones where user_id = $1 order by profile_id nulls first',
+        [fresh.userId],
+      );
+      return zones.length === 2 ? zones : undefined;
+    }).then((zones) =>
+      expect(zones).toEqual([
+        { context_id: fresh.userId, time_zone: 'America/Manaus' },
+        { context_id: company.profileId, time_zone: 'America/Rio_Branco' },
+      ]),
+    );
+  });
+
+  it('when many time zone changes race, then insights ends with the zone ledger kept', async () => {
+    const fresh = await stack.tenant();
+    const zones = ['America/Manaus', 'America/Belem', 'America/Cuiaba', 'America/Noronha', 'America/Rio_Branco'];
+    const results = await Promise.all(
+      [...zones, ...zones].map((zone) => fresh.api.put('/v2/personal-config', { time_zone: zone })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const [kept] = await stack.sql<{ time_zone: string }>(
+      'select time_zone from ledger.personal_configs where user_id = $1',
+      [fresh.userId],
+    );
+    const events = await stack.sql<{ id: string }>(
+      "select id from ledger.outbox_events where type = 'context.time_zone_changed' and payload->'context'->>'user_id' = $1",
+      [fresh.userId],
+    );
+    expect(events).toHaveLength(10);
+    await waitFor(async () => {
+      const done = await stack.sql('select 1 from insights.processed_events where event_id = any($1::uuid[])', [
+        events.map((e) => e.id),
+      ]);
+      return done.length === 10;
+    });
+    const copy = await stack.sql('select time_zone from insights.context_time_zones where context_id = $1', [
+      fresh.userId,
+    ]);
+    expect(copy).toEqual([{ time_zone: kept.time_zone }]);
   });
 
   it('when a read-only key saves, then 403 and nothing is saved', async () => {

@@ -70,6 +70,8 @@ describe('OpenAPI: /openapi.json', () => {
         });
       // the gateway's own answers (PRODUCT.md §3): rate limit with Retry-After; body size and type on writes
       expect(operation.responses['429']?.headers?.['Retry-After']).toBeDefined();
+      // a dependency outage: 503 with Retry-After on every operation
+      expect(operation.responses['503']?.headers?.['Retry-After']).toBeDefined();
       if (route.method !== 'get') {
         expect(operation.responses['413']?.description).toBe(
           route.bodyLimit === '10mb' ? 'Body over 10 MiB' : 'Body over 1 MiB',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setNow } from '@finance/shared/clock';
 import { ensureDatabase } from '@finance/shared/db/orm';
 import { createLogger } from '@finance/shared/logger';
 import { type RunningService, startService } from '@finance/shared/service/start-service';
@@ -34,6 +35,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Environment overrides for one service (e.g. `{ ledger: { ROLE: 'api' } }` to leave its queues to another process). */
   serviceEnv?: Partial<Record<'ledger' | 'billing' | 'insights', Record<string, string>>>;
+  /** PostgreSQL server the test database is created on (default: DATABASE_URL or the local one). */
+  databaseServerUrl?: string;
   /** Counts SQL statements per service, for tests that bound queries. */
   onQuery?: (service: string, sql: string) => void;
 }
@@ -56,6 +59,8 @@ export class TestStack {
   readonly url: string;
   readonly services: RunningService[];
   private readonly gateway: Awaited<ReturnType<typeof startGateway>>;
+  private readonly gatewayConfig: ReturnType<typeof loadGatewayConfig>;
+  private readonly replicas: Awaited<ReturnType<typeof startGateway>>[] = [];
   private readonly pool: pg.Pool;
   readonly pepper: string;
   readonly env: Record<string, string>;
@@ -63,12 +68,14 @@ export class TestStack {
   private constructor(init: {
     databaseUrl: string;
     gateway: Awaited<ReturnType<typeof startGateway>>;
+    gatewayConfig: ReturnType<typeof loadGatewayConfig>;
     services: RunningService[];
     pepper: string;
     env: Record<string, string>;
   }) {
     this.databaseUrl = init.databaseUrl;
     this.gateway = init.gateway;
+    this.gatewayConfig = init.gatewayConfig;
     this.url = init.gateway.url;
     this.services = init.services;
     this.pepper = init.pepper;
@@ -78,7 +85,10 @@ export class TestStack {
 
   static async start(options: StackOptions = {}): Promise<TestStack> {
     const suffix = randomBytes(6).toString('hex');
-    const databaseUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, testDatabaseName(suffix));
+    const databaseUrl = withDatabase(
+      options.databaseServerUrl ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+      testDatabaseName(suffix),
+    );
     await ensureDatabase(databaseUrl);
     const env: Record<string, string> = {
       NODE_ENV: 'test',
@@ -128,7 +138,7 @@ export class TestStack {
         INSIGHTS_URL: insights.url,
       });
       const gateway = await startGateway(gatewayConfig, logger);
-      return new TestStack({ databaseUrl, gateway, services, pepper: gatewayConfig.KEY_PEPPER, env });
+      return new TestStack({ databaseUrl, gateway, gatewayConfig, services, pepper: gatewayConfig.KEY_PEPPER, env });
     } catch (err) {
       for (const service of services.reverse()) await service.stop().catch(() => undefined);
       await dropDatabase(databaseUrl).catch(() => undefined);
@@ -177,6 +187,13 @@ export class TestStack {
     return new ApiClient(this.url, key);
   }
 
+  /** Another gateway replica on its own port, same database, Redis and services; stopped with the stack. */
+  async startGatewayReplica(): Promise<{ url: string; client(key?: KeyCredentials): ApiClient }> {
+    const replica = await startGateway(this.gatewayConfig, createLogger('test', this.env.LOG_LEVEL));
+    this.replicas.push(replica);
+    return { url: replica.url, client: (key?: KeyCredentials) => new ApiClient(replica.url, key) };
+  }
+
   /** A user with a read+write key and a read-only key in the personal context. */
   async tenant(): Promise<Tenant> {
     const userId = await this.createUser();
@@ -192,7 +209,17 @@ export class TestStack {
     return { profileId, api: this.client(key), key };
   }
 
+  /**
+   * Fixes the one clock every service of this in-process stack reads (`@finance/shared/clock`) at an
+   * instant, e.g. `2026-03-17T23:30:00-03:00`; `null` returns to the real time. The database keeps its own.
+   */
+  setNow(instant: string | null): void {
+    setNow(instant);
+  }
+
   async stop(): Promise<void> {
+    for (const replica of this.replicas) await replica.stop();
+    setNow(null);
     await this.gateway.stop();
     for (const service of [...this.services].reverse()) await service.stop();
     await this.pool.end();

@@ -135,7 +135,7 @@ export interface paths {
         };
         /**
          * Bill of a card for a month, with its transactions
-         * @description The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0).
+         * @description The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0), by the context’s today in its `time_zone` (`/v2/personal-config`, default America/Sao_Paulo: OVERDUE from local midnight after the due date). A due date on a Saturday, Sunday or national holiday (fixed ones, Carnival Monday and Tuesday, Good Friday, Corpus Christi) is payable until the next business day: the bill is OVERDUE only after that day.
          */
         get: operations["showBillByCard"];
         put?: never;
@@ -181,7 +181,7 @@ export interface paths {
         head?: never;
         /**
          * Change a card's closing (and due) day
-         * @description A closed bill (closing date on or before today, UTC) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.
+         * @description A closed bill (closing date on or before the context’s today, in its time zone) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.
          */
         patch: operations["changeBillClosingDate"];
         trace?: never;
@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a bill from an account
-         * @description Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` with `Retry-After` (seconds) and writes nothing; that 409 is never kept as an `Idempotency-Key`'s answer, so a retry with the same key runs again. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.
+         * @description Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` with `Retry-After` (seconds) and writes nothing; that 409 is never kept as an `Idempotency-Key`'s answer, so a retry with the same key runs again. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to the context’s today (its time zone).
          */
         post: operations["payBill"];
         delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
         put?: never;
         /**
          * Create a transaction (single, recurring or installments)
-         * @description Exactly one of `account_id` / `credit_card_id`. Card transactions are always paid (`paid_at` = their date) and get `bill_id`/`billed_at` from billing: each installment lands in the bill its own date falls in. `type: TRANSFER` is 400: use `create-transfer`. PARCELLED needs `installments` 2..120; members are dated monthly (day clamped to the month end), numbered 1..n and linked by `connected_transaction_id` = the first member id; with `is_full_amount` the amount is split exactly (leftover cents to the first parts) and the first installment is returned. RECURRENT creates occurrences from `date` up to 12 months after today (at least the first); a daily job extends the horizon, each new occurrence copying the latest one, tags included; only the first takes `paid`. Business fields need a company key with an active license (403). `paid: true` sets `paid_at` to now. `date` and `competence_date` must be real days in 1900-01-01..2999-12-31 (400). A `subcategory_id` without `category_id` sets the category to the subcategory's own.
+         * @description Exactly one of `account_id` / `credit_card_id`. Card transactions are always paid (`paid_at` = their date) and get `bill_id`/`billed_at` from billing: each installment lands in the bill its own date falls in. `type: TRANSFER` is 400: use `create-transfer`. PARCELLED needs `installments` 2..120; members are dated monthly (day clamped to the month end), numbered 1..n and linked by `connected_transaction_id` = the first member id; with `is_full_amount` the amount is split exactly (leftover cents to the first parts) and the first installment is returned. RECURRENT creates occurrences from `date` up to 12 months after today (at least the first); the horizon is 12 months after the context’s today (its `time_zone`); an hourly job extends it as each context’s day turns, each new occurrence copying the latest one, tags included; only the first takes `paid`. Business fields need a company key with an active license (403). `paid: true` sets `paid_at` to now. `date` and `competence_date` must be real days in 1900-01-01..2999-12-31 (400). A `subcategory_id` without `category_id` sets the category to the subcategory's own.
          */
         post: operations["createTransaction"];
         delete?: never;
@@ -573,12 +573,12 @@ export interface paths {
         };
         /**
          * Get the preferences of the context
-         * @description Preferences belong to the key’s context (personal or company). Until the first PUT the defaults apply and `configured` is false.
+         * @description Preferences belong to the key’s context (personal or company: a company key sets the company’s own, e.g. its `time_zone`). Until the first PUT the defaults apply (`time_zone` America/Sao_Paulo) and `configured` is false.
          */
         get: operations["getPersonalConfig"];
         /**
          * Change the preferences of the context
-         * @description Any of the six booleans; only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.
+         * @description Any of the six booleans and `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.
          */
         put: operations["updatePersonalConfig"];
         post?: never;
@@ -721,7 +721,7 @@ export interface paths {
         };
         /**
          * Get the DRE group of every category visible to the company
-         * @description One entry per live category (system and the company’s own), system first then by id. `source` is `mapping` when the company chose the group, `default` otherwise: system categories default to their built-in group, the company’s own to `receita` (income) or `despesas_operacionais` (expense). A personal key or an inactive-license company key answers 403 and nothing is written.
+         * @description One entry per live category (system and the company’s own), system first then by id. `source` is `mapping` when the company chose the group, `default` otherwise: system categories default to their built-in group ("Impostos e taxas": `deducoes`, taxes on revenue), the company’s own to `receita` (income) or `despesas_operacionais` (expense). A personal key or an inactive-license company key answers 403 and nothing is written.
          *
          *     Business: needs a company key with an active license.
          */
@@ -749,13 +749,13 @@ export interface paths {
         };
         /**
          * List the spending limits of the context
-         * @description Ordered by creation. `current_window` is the window holding today (the first one while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %.
+         * @description Ordered by creation. `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
          */
         get: operations["listSpendingLimits"];
         put?: never;
         /**
          * Create a spending limit
-         * @description Defaults: `title` = the category name, `frequency` MONTHLY (lower case accepted), `start_date` = first day of the current month (UTC), `notification_percentage` 80 (1–100). `category_id` must be visible in the context (404 otherwise); `subcategory_id` must belong to it (400). `current_window` is the window holding today (the first one while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %.
+         * @description Defaults: `title` = the category name, `frequency` MONTHLY (lower case accepted), `start_date` = first day of the context’s current month (its time zone), `notification_percentage` 80 (1–100). `category_id` must be visible in the context (404 otherwise); `subcategory_id` must belong to it (400). `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
          */
         post: operations["createSpendingLimit"];
         delete?: never;
@@ -773,7 +773,7 @@ export interface paths {
         };
         /**
          * Get one spending limit
-         * @description `current_window` is the window holding today (the first one while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %.
+         * @description `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
          */
         get: operations["getSpendingLimit"];
         /**
@@ -807,7 +807,7 @@ export interface paths {
         put?: never;
         /**
          * Create a goal
-         * @description `title`, `amount` and `deadline` are required; `category_id` must be visible in the context (404). `reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification; a daily job, which sets `last_notification`).
+         * @description `title`, `amount` and `deadline` are required; `category_id` must be visible in the context (404). `reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification from an hourly job acting on the context’s day in its `time_zone`, so it goes out within the hour after local midnight; it sets `last_notification`). Every goal carries `saved` (deposits − withdrawals) and `progress_percent`.
          */
         post: operations["createGoal"];
         delete?: never;
@@ -830,7 +830,7 @@ export interface paths {
         get: operations["getGoal"];
         /**
          * Update a goal
-         * @description Only fields sent change; `reminder: null` removes the reminder, an object replaces it (keeping `last_notification`). `reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification; a daily job, which sets `last_notification`).
+         * @description Only fields sent change; `reminder: null` removes the reminder, an object replaces it (keeping `last_notification`). `reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification from an hourly job acting on the context’s day in its `time_zone`, so it goes out within the hour after local midnight; it sets `last_notification`). Every goal carries `saved` (deposits − withdrawals) and `progress_percent`.
          */
         put: operations["updateGoal"];
         post?: never;
@@ -995,7 +995,7 @@ export interface paths {
         };
         /**
          * Daily yield of the imported investment positions
-         * @description Computed from the balance snapshots of positions imported through open banking (one balance per position per day), never from a live bank query. Only snapshots dated on or before `date` (default today, UTC) count.
+         * @description Computed from the balance snapshots of positions imported through open banking (one balance per position per day), never from a live bank query. Only snapshots dated on or before `date` (default the context’s today in its `time_zone`, `/v2/personal-config`) count.
          *
          *     `snapshot_days` = distinct days with a snapshot; `available` needs at least 2, otherwise `reason` says why and `estimated_ready_date` is the day after the first snapshot (or after `date` when there is none); once available it is the second snapshot day. `first_snapshot_date` / `latest_snapshot_date` are null without snapshots.
          *
@@ -2163,6 +2163,10 @@ export interface components {
             category_id: string | null;
             category: components["schemas"]["GoalCategory"] | null;
             values: components["schemas"]["GoalValue"][];
+            /** @description Money in the goal: deposits − withdrawals of `values`, in cents */
+            saved: number;
+            /** @description `saved` ÷ `amount` × 100, rounded down to two decimals (0 when nothing is saved; above 100 when more than `amount` was saved) */
+            progress_percent: number;
             reminder: components["schemas"]["GoalReminder"] | null;
             /** Format: uuid */
             profile_id: string | null;
@@ -2425,6 +2429,8 @@ export interface components {
             include_transfers: boolean;
             /** @description the purchases of the current (OPEN) bill count in the summary income/expenses (default true) */
             show_open_bill: boolean;
+            /** @description IANA time zone of the context (default `America/Sao_Paulo`): its calendar is the context's "today" and every day boundary — bill status (OVERDUE from local midnight after the due date), default dates (reports, bill reads, payments, limit start), limit windows, goal reminders, the recurrence horizon and the bill rollover. A name `Intl` does not know is 400. */
+            time_zone: string;
             /** @description true once the context has saved preferences; read-only */
             configured: boolean;
         };
@@ -2766,6 +2772,11 @@ export interface components {
             include_investments?: boolean;
             include_transfers?: boolean;
             show_open_bill?: boolean;
+            /**
+             * @description IANA time zone of the context (default `America/Sao_Paulo`): its calendar is the context's "today" and every day boundary — bill status (OVERDUE from local midnight after the due date), default dates (reports, bill reads, payments, limit start), limit windows, goal reminders, the recurrence horizon and the bill rollover. A name `Intl` does not know is 400.
+             * @example America/Manaus
+             */
+            time_zone?: string;
         };
         UpdateSpendingLimit: {
             amount?: number;
@@ -3131,7 +3142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3315,7 +3326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3466,7 +3477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3675,7 +3686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3895,7 +3906,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4012,7 +4023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4145,7 +4156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4357,7 +4368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4510,7 +4521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4720,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4922,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4941,7 +4952,7 @@ export interface operations {
     showBillByCard: {
         parameters: {
             query?: {
-                /** @description Reference month: any day of it; default the current month (UTC); from 0002-01-01 to 9998-12-31 */
+                /** @description Reference month: any day of it; default the context’s current month (its time zone); from 0002-01-01 to 9998-12-31 */
                 date?: string;
             };
             header?: never;
@@ -5232,7 +5243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5250,7 +5261,7 @@ export interface operations {
     listBillTransactions: {
         parameters: {
             query?: {
-                /** @description Reference month: any day of it; default the current month (UTC); from 0002-01-01 to 9998-12-31 */
+                /** @description Reference month: any day of it; default the context’s current month (its time zone); from 0002-01-01 to 9998-12-31 */
                 date?: string;
                 /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
                 start_date?: string;
@@ -5536,7 +5547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5765,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6052,7 +6063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6237,7 +6248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6494,7 +6505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6676,7 +6687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6868,7 +6879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7125,7 +7136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7356,7 +7367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7556,7 +7567,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7811,7 +7822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8065,7 +8076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8199,7 +8210,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8384,7 +8395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8536,7 +8547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8759,7 +8770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8973,7 +8984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9131,7 +9142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9339,7 +9350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9490,7 +9501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9711,7 +9722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9924,7 +9935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10067,7 +10078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10350,7 +10361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10512,7 +10523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10722,7 +10733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10974,7 +10985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11101,7 +11112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11277,7 +11288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11423,7 +11434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11626,7 +11637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11821,7 +11832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11863,6 +11874,7 @@ export interface operations {
                      *       "include_investments": false,
                      *       "include_transfers": false,
                      *       "show_open_bill": false,
+                     *       "time_zone": "texto",
                      *       "configured": false
                      *     }
                      */
@@ -11940,7 +11952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11995,6 +12007,7 @@ export interface operations {
                      *       "include_investments": false,
                      *       "include_transfers": true,
                      *       "show_open_bill": false,
+                     *       "time_zone": "texto",
                      *       "configured": false
                      *     }
                      */
@@ -12116,7 +12129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12246,7 +12259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12427,7 +12440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12576,7 +12589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12785,7 +12798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12983,7 +12996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13110,7 +13123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13286,7 +13299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13432,7 +13445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13636,7 +13649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13831,7 +13844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13950,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14154,7 +14167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14293,7 +14306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14521,7 +14534,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14679,7 +14692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14908,7 +14921,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15115,7 +15128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15190,6 +15203,8 @@ export interface operations {
                      *               "updatedAt": "2026-01-15T12:00:00.000Z"
                      *             }
                      *           ],
+                     *           "saved": 0,
+                     *           "progress_percent": 0,
                      *           "reminder": {
                      *             "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *             "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -15285,7 +15300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15374,6 +15389,8 @@ export interface operations {
                      *           "updatedAt": "2026-01-15T12:00:00.000Z"
                      *         }
                      *       ],
+                     *       "saved": 0,
+                     *       "progress_percent": 0,
                      *       "reminder": {
                      *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -15549,7 +15566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15622,6 +15639,8 @@ export interface operations {
                      *             "updatedAt": "2026-01-15T12:00:00.000Z"
                      *           }
                      *         ],
+                     *         "saved": 0,
+                     *         "progress_percent": 0,
                      *         "reminder": {
                      *           "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -15740,7 +15759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -15824,6 +15843,8 @@ export interface operations {
                      *           "updatedAt": "2026-01-15T12:00:00.000Z"
                      *         }
                      *       ],
+                     *       "saved": 0,
+                     *       "progress_percent": 0,
                      *       "reminder": {
                      *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -15999,7 +16020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16075,6 +16096,8 @@ export interface operations {
                      *           "updatedAt": "2026-01-15T12:00:00.000Z"
                      *         }
                      *       ],
+                     *       "saved": 0,
+                     *       "progress_percent": 0,
                      *       "reminder": {
                      *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -16237,7 +16260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16456,7 +16479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16665,7 +16688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -16793,7 +16816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17009,7 +17032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17163,7 +17186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17297,7 +17320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17441,7 +17464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17459,7 +17482,7 @@ export interface operations {
     investmentYield: {
         parameters: {
             query?: {
-                /** @description reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default today (UTC) */
+                /** @description reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default the context’s today (its time zone) */
                 date?: string;
                 limit?: number;
             };
@@ -17661,7 +17684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17792,7 +17815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -17990,7 +18013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18141,7 +18164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18329,7 +18352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18504,7 +18527,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18733,7 +18756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -18880,7 +18903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19149,7 +19172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -19279,7 +19302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A service or the database is unavailable for a moment; retry after `Retry-After` seconds */
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -9,6 +9,7 @@ import { mountInternalImportRoutes } from './entry-points/http/internal-import-r
 import { mountInternalInsightsRoutes } from './entry-points/http/internal-insights-routes.ts';
 import { mountInternalRoutes } from './entry-points/http/internal-routes.ts';
 import { startBillRolloverWorker } from './entry-points/jobs/bill-rollover-worker.ts';
+import { startCardLedgerSyncWorker } from './entry-points/jobs/card-ledger-sync-worker.ts';
 
 /** Billing: credit cards and their bills, in the `billing` schema. */
 export const billingService: ServiceDefinition = {
@@ -25,5 +26,5 @@ export const billingService: ServiceDefinition = {
     mountInternalImportRoutes(app, runtime);
     mountInternalInsightsRoutes(app, runtime);
   },
-  startWorkers: async (runtime) => [await startBillRolloverWorker(runtime)],
+  startWorkers: async (runtime) => [await startBillRolloverWorker(runtime), await startCardLedgerSyncWorker(runtime)],
 };

@@ -1,16 +1,18 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { publicRoutes } from '@finance/shared/contracts/index';
-import { initOrm, migrateSchema } from '@finance/shared/db/orm';
-import { closeServer, listen } from '@finance/shared/http/server';
+import { closeOrm, initOrm, migrateSchema } from '@finance/shared/db/orm';
+import { type DrainState, drainAndClose, listen } from '@finance/shared/http/server';
 import { createLogger, type Logger } from '@finance/shared/logger';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { QueueRegistry } from '@finance/shared/queue/queues';
 import { createRedis } from '@finance/shared/queue/redis';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GatewayConfig } from './config.ts';
+import { AccessChangeListener } from './data-access/access-changes.ts';
 import { gatewayEntities } from './data-access/entities.ts';
 import { gatewayMigrations } from './data-access/migrations/index.ts';
+import { KeyCache } from './domain/key-cache.ts';
 import { createGatewayApp } from './entry-points/http/app.ts';
 import { queueDashboardRouter } from './entry-points/http/queue-dashboard.ts';
 
@@ -48,8 +50,17 @@ export async function startGateway(
   const queues = new QueueRegistry(redis, config.QUEUE_PREFIX);
   for (const name of Object.values(QUEUES)) queues.get(name);
   queues.startDepthMetrics();
-  const adminRouter = queueDashboardRouter(config.ADMIN_SECRET, queues);
-  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter });
+  const adminRouter = await queueDashboardRouter(config.ADMIN_SECRET, queues);
+  const drain: DrainState = { draining: false };
+  // verified keys are cached only while this listener is connected: a revocation empties every replica's cache
+  const keyCache = new KeyCache();
+  const accessChanges = new AccessChangeListener(config.DATABASE_URL, GATEWAY_SCHEMA, {
+    onListening: () => keyCache.enable(),
+    onChange: () => keyCache.invalidate(),
+    onLost: () => keyCache.disable(),
+  });
+  await accessChanges.start();
+  const app = createGatewayApp({ config, orm, redis, logger, routes: publicRoutes, adminRouter, drain, keyCache });
   const server = await listen(app, config.PORT);
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, 'gateway listening');
@@ -59,10 +70,11 @@ export async function startGateway(
     orm,
     server,
     async stop() {
-      await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+      await drainAndClose(server, drain, { delayMs: config.SHUTDOWN_DELAY_MS, timeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+      await accessChanges.stop();
       await queues.close();
       redis.disconnect();
-      await orm.close();
+      if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
     },
   };
 }

@@ -12,6 +12,7 @@ import { startGoalRemindersWorker } from './entry-points/jobs/goal-reminders-wor
 import { startInvestmentSnapshotsWorker } from './entry-points/jobs/investment-snapshots-worker.ts';
 import { startInvestmentYieldsWorker } from './entry-points/jobs/investment-yields-worker.ts';
 import { startLedgerEventsWorker } from './entry-points/jobs/ledger-events-worker.ts';
+import { startLimitWindowsWorker } from './entry-points/jobs/limit-windows-worker.ts';
 import { startWebhookDeliveriesWorker } from './entry-points/jobs/webhook-deliveries-worker.ts';
 import { startWebhookEventsWorker } from './entry-points/jobs/webhook-events-worker.ts';
 
@@ -39,6 +40,7 @@ export const insightsService: ServiceDefinition = {
   startWorkers: async (runtime) => [
     startLedgerEventsWorker(runtime),
     await startGoalRemindersWorker(runtime),
+    await startLimitWindowsWorker(runtime),
     startInvestmentSnapshotsWorker(runtime),
     await startInvestmentYieldsWorker(runtime),
     startWebhookEventsWorker(runtime),

@@ -6,6 +6,7 @@ import { ledgerMigrations } from './data-access/migrations/index.ts';
 import { mountAccountRoutes } from './entry-points/http/account-routes.ts';
 import { mountCategorizationRuleRoutes } from './entry-points/http/categorization-rule-routes.ts';
 import { mountInternalBillingRoutes } from './entry-points/http/internal-billing-routes.ts';
+import { mountInternalContextRoutes } from './entry-points/http/internal-context-routes.ts';
 import { mountInternalInsightsRoutes } from './entry-points/http/internal-insights-routes.ts';
 import { mountJobRoutes } from './entry-points/http/job-routes.ts';
 import { mountOpenBankingRoutes } from './entry-points/http/open-banking-routes.ts';
@@ -31,6 +32,7 @@ export const ledgerService: ServiceDefinition = {
     mountTransactionRoutes(app, runtime);
     mountCategorizationRuleRoutes(app, runtime);
     mountInternalInsightsRoutes(app, runtime);
+    mountInternalContextRoutes(app, runtime);
     mountJobRoutes(app, runtime);
     mountOpenBankingRoutes(app, runtime);
   },

@@ -21,8 +21,8 @@ export class BillingInsightsClient {
     this.http = http;
   }
 
-  /** The stored current bill of each live card of the context (cards without one are absent). */
-  currentBills(context: CallerContext): Promise<{ bills: CurrentBill[] }> {
-    return this.http.get(BILLING_INSIGHTS_PATHS.currentBills, { context });
+  /** The stored current bill of each live card of the context on `today` (its day; cards without one are absent). */
+  currentBills(context: CallerContext, today: string): Promise<{ bills: CurrentBill[] }> {
+    return this.http.get(BILLING_INSIGHTS_PATHS.currentBills, { context, query: { today } });
   }
 }

@@ -1,5 +1,6 @@
 import type { CallerContext } from '../context/signed-context.ts';
 import type { InternalClient } from '../http/internal-client.ts';
+import { fetchTimeZone } from './ledger-context-client.ts';
 
 /** A ledger transaction row as the bill endpoints show it, with its related objects (PRODUCT.md §8). */
 export type CardTransaction = Record<string, unknown> & {
@@ -77,13 +78,19 @@ export class LedgerBillingClient {
 
   /**
    * In one call: the live card transactions of `billIds` (bill payments excluded), expanded with account,
-   * category, subcategory, tags and `total`, and the totals of every bill in `totalsBillIds`.
+   * category, subcategory, tags and `total`, the totals of every bill in `totalsBillIds`, and the
+   * context's time zone (its today decides the bill's status).
    */
   async billContents(context: CallerContext, creditCardId: string, billIds: string[], totalsBillIds: string[]) {
-    return this.http.post<{ transactions: CardTransaction[]; totals: BillTotals[] }>(
+    return this.http.post<{ transactions: CardTransaction[]; totals: BillTotals[]; time_zone: string }>(
       '/internal/v1/card-transactions/search',
       { context, body: { credit_card_id: creditCardId, bill_ids: billIds, totals_bill_ids: totalsBillIds } },
     );
+  }
+
+  /** The IANA zone of the context's "today" (live from ledger). */
+  timeZone(context: CallerContext): Promise<string> {
+    return fetchTimeZone(this.http, context);
   }
 
   /** Totals per bill (card entries and bill payments). */

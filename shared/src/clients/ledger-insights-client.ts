@@ -1,5 +1,6 @@
 import type { CallerContext } from '../context/signed-context.ts';
 import type { InternalClient } from '../http/internal-client.ts';
+import { fetchTimeZone } from './ledger-context-client.ts';
 
 /** Internal paths ledger serves for insights (never routed by the gateway). */
 export const LEDGER_INSIGHTS_PATHS = {
@@ -85,6 +86,11 @@ export class LedgerInsightsClient {
 
   constructor(http: InternalClient) {
     this.http = http;
+  }
+
+  /** The IANA zone of the context's "today" (live from ledger). */
+  timeZone(context: CallerContext): Promise<string> {
+    return fetchTimeZone(this.http, context);
   }
 
   categoryRefs(context: CallerContext, categoryIds: string[], subcategoryIds: string[] = []): Promise<CategoryRefs> {

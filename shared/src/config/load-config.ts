@@ -1,8 +1,12 @@
 import Joi from 'joi';
 
-/** Validates the environment against a service's schema at start; the only place that reads process.env. */
+/**
+ * Validates the environment against a service's schema at start; the only place that reads process.env.
+ * A variable set to the empty string counts as unset (compose's `${VAR:-}`, an optional Secret key).
+ */
 export function loadConfig<T>(schema: Joi.ObjectSchema<T>, env: NodeJS.ProcessEnv = process.env): T {
-  const { value, error } = schema.validate(env, {
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const { value, error } = schema.validate(given, {
     abortEarly: false,
     allowUnknown: true,
     stripUnknown: true,
@@ -44,6 +48,37 @@ export const commonConfigKeys = {
     .default('finance')
     .description('Redis key prefix of every BullMQ queue (isolates environments sharing one Redis)'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(1000).default(20000).description('Grace period for SIGTERM'),
+  WORKER_QUEUES: Joi.string()
+    .pattern(/^[\w.-]+(,[\w.-]+)*$/)
+    .optional()
+    .description(
+      'Worker role: the queues this process consumes, comma-separated (`outbox` is the outbox relay); unset: every queue of the service',
+    ),
+  WORKER_CONCURRENCY: Joi.number()
+    .integer()
+    .min(1)
+    .max(100)
+    .default(4)
+    .description('Jobs a worker runs at once per queue, for queues whose code does not fix it (singletons run 1)'),
+  OUTBOX_RETENTION_DAYS: Joi.number()
+    .integer()
+    .min(1)
+    .default(7)
+    .description('Relayed outbox rows older than this many days are deleted by the hourly retention job'),
+  INBOX_RETENTION_DAYS: Joi.number()
+    .integer()
+    .min(1)
+    .default(30)
+    .description(
+      'Inbox rows (processed event ids) older than this many days are deleted by the hourly retention job; keep it above the longest redelivery',
+    ),
+  SHUTDOWN_DELAY_MS: Joi.number()
+    .integer()
+    .min(0)
+    .default(0)
+    .description(
+      'After SIGTERM, keep serving this long (readiness 503, responses close their connection) before closing the port; Kubernetes uses a preStop sleep instead',
+    ),
 };
 
 export interface CommonConfig {
@@ -57,6 +92,11 @@ export interface CommonConfig {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
   QUEUE_PREFIX: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  SHUTDOWN_DELAY_MS: number;
+  WORKER_QUEUES?: string;
+  WORKER_CONCURRENCY: number;
+  OUTBOX_RETENTION_DAYS: number;
+  INBOX_RETENTION_DAYS: number;
 }
 
 /** The shared keys alone: for tools that touch every schema (migrations) and need no service secret. */

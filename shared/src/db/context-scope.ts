@@ -1,3 +1,4 @@
+import Joi from 'joi';
 import type { CallerContext } from '../context/signed-context.ts';
 import { badRequest } from '../errors/app-error.ts';
 import type { ContextRef } from '../queue/catalogue.ts';
@@ -20,6 +21,20 @@ export const contextKey = (ctx: CallerContext): string => ctx.profileId ?? ctx.u
 export const ownerOf = (ctx: CallerContext) => ({ userId: ctx.userId, profileId: ctx.profileId });
 
 export const contextRef = (ctx: CallerContext): ContextRef => ({ user_id: ctx.userId, profile_id: ctx.profileId });
+
+/** The context a background job or event acts in, from the reference it carries (no API key behind it). */
+export const contextOfRef = (ref: ContextRef): CallerContext => ({
+  userId: ref.user_id,
+  profileId: ref.profile_id ?? null,
+  business: false,
+  keyId: null,
+});
+
+/** A job payload's `context` reference: user id and profile id (null for the personal context). */
+export const contextRefSchema = Joi.object({
+  user_id: Joi.string().guid().required(),
+  profile_id: Joi.string().guid().allow(null).required(),
+});
 
 /** Opaque pagination cursors: base64url of the sort key values of the last row. */
 export const encodeCursor = (values: string[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');

@@ -84,3 +84,21 @@ export async function migrateSchema(orm: MikroORM, clientUrl: string, schema: st
     await lock.end();
   }
 }
+
+/**
+ * Closes the ORM's pool, waiting at most `timeoutMs`: a connection still checked out (a transaction
+ * whose ROLLBACK failed on a connection PostgreSQL dropped is never returned to the pool) must not
+ * hold a shutdown past its grace period. Resolves false when it gave up waiting.
+ */
+export async function closeOrm(orm: MikroORM, timeoutMs = 5000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([orm.close().then(() => true as const), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

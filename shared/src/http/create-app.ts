@@ -5,7 +5,10 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { traceRequests } from '../telemetry/http-tracing.ts';
 import { httpMetrics, registry } from '../telemetry/metrics.ts';
+import { accessLog } from './access-log.ts';
+import { OutageLog } from './dependency-outage.ts';
 import { errorMiddleware, notFoundHandler } from './error-middleware.ts';
+import type { DrainState } from './server.ts';
 
 export interface AppOptions {
   service: string;
@@ -18,18 +21,25 @@ export interface AppOptions {
   notFound?: (req: Request, res: Response, next: NextFunction) => void;
   /** Guards `/metrics` (the gateway's is on the public port); internal services leave it open. */
   metricsGuard?: (req: Request, res: Response, next: NextFunction) => void;
+  /** Set while the process shuts down: /readyz answers 503 and every response closes its connection. */
+  drain?: DrainState;
+  /**
+   * Browsers and API clients reach this app (the gateway): security headers (helmet) on every answer. Internal
+   * services answer only the gateway, which sets its own headers on what it relays, so they skip that work.
+   */
+  publicFacing?: boolean;
 }
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** The express app every service shares: security headers, request ids, logs, metrics, probes, errors. */
+/** The express app every service shares: request ids, logs, metrics, probes, errors (+ security headers on the public one). */
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(traceRequests(options.service));
-  app.use(helmet());
+  if (options.publicFacing) app.use(helmet());
   app.use(
     pinoHttp({
       logger: options.logger,
@@ -39,15 +49,31 @@ export function createApp(options: AppOptions): Express {
         res.setHeader('x-request-id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => HEALTH_PATHS.has(req.url ?? '') },
+      // request ids and req.log only: accessLog writes the one compact line per request
+      autoLogging: false,
       quietReqLogger: true,
     }),
   );
+  app.use(accessLog(options.logger, HEALTH_PATHS));
   app.use(httpMetrics(options.service));
+  const outage = new OutageLog(options.logger);
+  app.use(outage.watch);
+  const drain = options.drain;
+  if (drain) {
+    app.use((_req, res, next) => {
+      // a keep-alive client reconnects (to another pod) instead of reusing a socket about to close
+      if (drain.draining) res.setHeader('connection', 'close');
+      next();
+    });
+  }
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
   });
   app.get('/readyz', async (_req, res) => {
+    if (drain?.draining) {
+      res.status(503).json({ status: 'draining', service: options.service });
+      return;
+    }
     try {
       await options.ready();
       res.json({ status: 'ready', service: options.service });
@@ -61,6 +87,6 @@ export function createApp(options: AppOptions): Express {
   });
   options.mount(app);
   app.use(options.notFound ?? notFoundHandler);
-  app.use(errorMiddleware(options.logger));
+  app.use(errorMiddleware(options.logger, outage));
   return app;
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppError, errorBody } from '../errors/app-error.ts';
+import { isDatabaseUnavailable, type OutageLog, unavailable } from './dependency-outage.ts';
 
 interface HttpishError {
   type?: string;
@@ -35,10 +36,17 @@ function fromClientError(err: HttpishError): AppError | null {
   return null;
 }
 
-/** The one error middleware: known errors become their status and body; anything else a bare 500. */
-export function errorMiddleware(logger: Logger) {
+/**
+ * The one error middleware: known errors become their status and body; PostgreSQL out of reach a 503
+ * with Retry-After (logged once per outage by `outage`); anything else a bare 500.
+ */
+export function errorMiddleware(logger: Logger, outage?: OutageLog) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const known = err instanceof AppError ? err : fromBodyParser(err as HttpishError);
+    let known = err instanceof AppError ? err : fromBodyParser(err as HttpishError);
+    if (!known && isDatabaseUnavailable(err)) {
+      outage?.down(err);
+      known = unavailable();
+    }
     if (!known) {
       logger.error({ err, path: req.path, method: req.method, reqId: req.id }, 'unhandled error');
     }

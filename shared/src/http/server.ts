@@ -13,6 +13,25 @@ export function listen(app: Express, port: number): Promise<Server> {
   });
 }
 
+/** Shutdown state an app reads (createApp's `drain`): while draining, /readyz answers 503 and responses close their connection. */
+export interface DrainState {
+  draining: boolean;
+}
+
+/**
+ * Graceful stop of an HTTP server: mark it draining (load balancers see /readyz fail, keep-alive
+ * clients are told to reconnect), keep serving for `delayMs`, then close as closeServer does.
+ */
+export async function drainAndClose(
+  server: Server,
+  drain: DrainState,
+  options: { delayMs: number; timeoutMs: number },
+): Promise<void> {
+  drain.draining = true;
+  if (options.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+  await closeServer(server, options.timeoutMs);
+}
+
 /** Stops accepting, lets in-flight requests finish, then drops idle keep-alive sockets; forces after the timeout. */
 export function closeServer(server: Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {

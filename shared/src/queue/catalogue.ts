@@ -11,13 +11,21 @@ export const QUEUES = {
   /** Cards of a deleted account moving to another account in billing, after the deletion committed. */
   cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
+  /** A card's effects on the ledger after billing committed (purchases re-billed by calendar, entries of a deleted card). */
+  cardLedgerSync: 'billing.card-ledger-sync',
   goalReminders: 'insights.goal-reminders',
+  /** Hourly: notifies each limit's current window in its context's day (a window that has just started). */
+  limitWindows: 'insights.limit-windows',
   investmentSnapshots: 'insights.investment-snapshots',
   investmentYields: 'insights.investment-yields',
   /** Every event a webhook may subscribe to, fanned out by insights into one delivery per webhook. */
   webhookEvents: 'insights.webhook-events',
   /** One job per delivery attempt of a webhook (`WebhookDeliveryJob`); retries are delayed jobs. */
   webhookDeliveries: 'insights.webhook-deliveries',
+  /** Hourly deletion of old outbox and inbox rows, one queue per service that has them. */
+  ledgerRetention: 'ledger.retention',
+  billingRetention: 'billing.retention',
+  insightsRetention: 'insights.retention',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
@@ -60,6 +68,12 @@ export interface TransactionChanged {
 /** The last live account of an open-banking connection was deleted: its consent is to be revoked at the bank. */
 export interface ConsentRevokeRequested {
   connection_id: string;
+}
+
+/** A context chose the IANA zone of its "today"; consumers keep the latest by `changed_at` (microseconds, commit order). */
+export interface ContextTimeZoneChanged {
+  time_zone: string;
+  changed_at: string;
 }
 
 /** A bill closed, became overdue (both noticed by billing's daily job) or was paid. */
@@ -114,6 +128,7 @@ export interface EventPayloads {
   'account.created': AccountCreated;
   'transaction.changed': TransactionChanged;
   'connection.consent_revoke_requested': ConsentRevokeRequested;
+  'context.time_zone_changed': ContextTimeZoneChanged;
   'bill.closed': BillEvent;
   'bill.overdue': BillEvent;
   'bill.paid': BillEvent;
@@ -132,6 +147,7 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'account.created': [QUEUES.insightsLedgerEvents],
   'transaction.changed': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
   'connection.consent_revoke_requested': [QUEUES.consentRevocation],
+  'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
   'bill.closed': [QUEUES.webhookEvents],
   'bill.overdue': [QUEUES.webhookEvents],
   'bill.paid': [QUEUES.webhookEvents],
@@ -165,13 +181,18 @@ export interface WebhookDeliveryJob {
   delivery_id: string;
 }
 
-/** Bill rollover run; `date` (YYYY-MM-DD, default today UTC) is the day the run acts as. */
+/** Bill rollover run; `date` (YYYY-MM-DD, default each context's today) is the day the run acts as. */
 export interface BillRolloverJob {
   date?: string;
 }
 
-/** Goal reminder run; `today` (YYYY-MM-DD, default today UTC) is the day the run acts as. */
+/** Goal reminder run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
 export interface GoalReminderJob {
+  today?: string;
+}
+
+/** Limit window run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
+export interface LimitWindowsJob {
   today?: string;
 }
 
@@ -202,6 +223,19 @@ export type InvestmentYieldsJob = Record<string, never>;
  * Moves every live card of a deleted account to another account in billing (job `move-cards`, job id = the
  * deleted account's id). Idempotent: a card already moved is not linked to the deleted account any more.
  */
+/**
+ * What the ledger must learn of a card change billing committed (`billing.card-ledger-sync`, recorded in
+ * billing's outbox with the change, id `<card>:<version>`): `rebill` moves the card's purchases to the bills of
+ * the calendar version; `delete` removes a deleted card's entries. Both are idempotent by `calendar_version`.
+ */
+export interface CardLedgerSyncJob {
+  context: ContextRef;
+  credit_card_id: string;
+  calendar_version: number;
+  /** `rebill`: the first month whose bills changed. */
+  first_month?: string;
+}
+
 export interface CardMovesJob {
   context: ContextRef;
   from_account_id: string;

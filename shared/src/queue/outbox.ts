@@ -84,6 +84,20 @@ export function recordEvent<T extends EventType>(
   context: ContextRef,
   data: EventPayloads[T],
 ): void {
+  const { id, payload } = outboxEvent(type, context, data);
+  em.create(OutboxEventSchema, { id, type, payload, queue: null, createdAt: new Date(), attempts: 0 });
+}
+
+/**
+ * An event's outbox id and payload, for a write that inserts the outbox row in its own SQL statement
+ * (`insert into outbox_events (id, type, payload) values (…)`, the other columns at their defaults) instead of
+ * through the unit of work.
+ */
+export function outboxEvent<T extends EventType>(
+  type: T,
+  context: ContextRef,
+  data: EventPayloads[T],
+): { id: string; payload: DomainEvent<EventPayloads[T]> } {
   const id = newId();
   const payload: DomainEvent<EventPayloads[T]> = {
     event_id: id,
@@ -94,7 +108,7 @@ export function recordEvent<T extends EventType>(
   };
   const traceparent = activeTraceparent();
   if (traceparent) payload.traceparent = traceparent;
-  em.create(OutboxEventSchema, { id, type, payload, queue: null, createdAt: new Date(), attempts: 0 });
+  return { id, payload };
 }
 
 interface PendingRow {

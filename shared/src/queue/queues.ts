@@ -68,6 +68,8 @@ export interface WorkerOptions {
   lockDuration?: number;
   /** How often (ms) this worker looks for stalled jobs; BullMQ's default is 30 s. */
   stalledInterval?: number;
+  /** False: the worker is created but takes no job (its queue belongs to another worker group). */
+  autorun?: boolean;
 }
 
 /** Consumer side: metrics and failure logs for every job, so operators see each queue the same way. */
@@ -90,6 +92,7 @@ export function startWorker<T>(name: QueueName, processor: Processor<T>, options
       connection: options.connection,
       prefix: options.prefix ?? 'finance',
       concurrency: options.concurrency ?? 4,
+      autorun: options.autorun ?? true,
       ...(options.lockDuration ? { lockDuration: options.lockDuration } : {}),
       ...(options.stalledInterval ? { stalledInterval: options.stalledInterval } : {}),
       telemetry: bullTelemetry(),

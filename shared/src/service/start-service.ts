@@ -5,17 +5,18 @@ import type { Processor, Worker } from 'bullmq';
 import { type Express, json } from 'express';
 import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
-import { initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
+import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
 import { idempotentWrites } from '../http/idempotency.ts';
 import { verifyJsonDepth } from '../http/json-depth.ts';
-import { closeServer, listen } from '../http/server.ts';
+import { type DrainState, drainAndClose, listen } from '../http/server.ts';
 import { requireContext } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
-import { EVENT_ROUTES, type QueueName } from '../queue/catalogue.ts';
+import { EVENT_ROUTES, QUEUES, type QueueName } from '../queue/catalogue.ts';
 import { OutboxRelay } from '../queue/outbox.ts';
 import { QueueRegistry, startWorker, type WorkerOptions } from '../queue/queues.ts';
 import { createRedis, whenConnected } from '../queue/redis.ts';
+import { retentionTablesOf, startRetentionWorker } from './retention-worker.ts';
 
 export interface ServiceConfig extends CommonConfig {
   PORT: number;
@@ -79,6 +80,7 @@ export async function startService(
   });
   if (config.MIGRATE_ON_START) await migrateSchema(orm, config.DATABASE_URL, definition.schema);
 
+  const consumes = workerQueueFilter(config.WORKER_QUEUES);
   const producerRedis = createRedis(config.REDIS_URL, 'producer');
   producerRedis.on('error', (err) => logger.debug({ err: err.message }, 'redis producer connection error'));
   // a service whose start returns is ready when Redis is up; when it is not, the outbox keeps the events
@@ -103,7 +105,8 @@ export async function startService(
         connection: runtime.workerRedis(),
         logger,
         prefix: config.QUEUE_PREFIX,
-        concurrency,
+        concurrency: concurrency ?? config.WORKER_CONCURRENCY,
+        autorun: consumes(name),
         ...lock,
       });
     },
@@ -112,16 +115,21 @@ export async function startService(
   const runsWorkers = config.ROLE !== 'api';
   if (definition.hasOutbox) {
     runtime.outbox = new OutboxRelay({ orm, service: definition.name, queues: runtime.queues.get, logger });
-    if (runsWorkers) runtime.outbox.start();
+    if (runsWorkers && consumes('outbox')) runtime.outbox.start();
     // the queues its relay may produce to show in queue_depth before the first event
     for (const name of new Set(Object.values(EVENT_ROUTES).flat())) runtime.queues.get(name);
   }
   const workers = runsWorkers && definition.startWorkers ? await definition.startWorkers(runtime) : [];
+  const retention = retentionTablesOf(definition);
+  if (runsWorkers && retention.length > 0) workers.push(await startRetentionWorker(runtime, retention));
   runtime.queues.startDepthMetrics();
+  if (runsWorkers && config.WORKER_QUEUES) logger.info({ queues: config.WORKER_QUEUES }, 'worker group');
 
+  const drain: DrainState = { draining: false };
   const app = createApp({
     service: definition.name,
     logger,
+    drain,
     ready: async () => {
       await orm.em.getConnection().execute('select 1');
       await whenConnected(producerRedis, 2000);
@@ -150,15 +158,31 @@ export async function startService(
     stop() {
       // a second SIGTERM (or a test's cleanup) waits for the same drain instead of closing twice
       stopping ??= (async () => {
-        await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+        await drainAndClose(server, drain, {
+          delayMs: config.SHUTDOWN_DELAY_MS,
+          timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+        });
         await Promise.all(workers.map((worker) => worker.close()));
         await runtime.outbox?.stop();
         await runtime.queues.close();
         for (const connection of workerConnections) connection.disconnect();
         producerRedis.disconnect();
-        await orm.close();
+        if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
       })();
       return stopping;
     },
   };
+}
+
+/**
+ * Which queues a worker process consumes (WORKER_QUEUES, comma-separated; `outbox` is the relay):
+ * every one when unset. An unknown name refuses the start, so a typo cannot leave a queue unserved.
+ */
+export function workerQueueFilter(list: string | undefined): (name: string) => boolean {
+  if (!list) return () => true;
+  const names = new Set(list.split(',').map((name) => name.trim()));
+  const known = new Set<string>([...Object.values(QUEUES), 'outbox']);
+  const unknown = [...names].filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new Error(`WORKER_QUEUES: unknown queue(s) ${unknown.join(', ')}`);
+  return (name) => names.has(name);
 }

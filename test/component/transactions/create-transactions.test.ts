@@ -1,4 +1,6 @@
-import { addMonthsClamped, todayUtc } from '@finance/shared/calendar';
+import { addMonthsClamped } from '@finance/shared/calendar';
+// the context's today (default zone America/Sao_Paulo), as the services read it
+import { todayIn } from '@finance/shared/clock';
 import { type Tenant, TestStack } from '../../support/stack.ts';
 import { ISO_MS, newAccount, TRANSACTION_FIELDS } from './fixtures.ts';
 
@@ -162,7 +164,7 @@ describe('transactions: creation of single entries, installments and recurrences
   ])(
     'when a %s recurrence starts today, then occurrences reach 12 months ahead and only the first is paid',
     async (frequency, expected) => {
-      const today = todayUtc();
+      const today = todayIn();
       const response = await tenant.api.post('/v1/transactions', {
         ...base(),
         date: today,
@@ -189,7 +191,7 @@ describe('transactions: creation of single entries, installments and recurrences
   it('when a recurrence starts beyond the horizon, then only its first occurrence exists', async () => {
     const response = await tenant.api.post('/v1/transactions', {
       ...base(),
-      date: addMonthsClamped(todayUtc(), 30),
+      date: addMonthsClamped(todayIn(), 30),
       type: 'RECURRENT',
     });
     expect(response.status).toBe(201);

@@ -1,4 +1,6 @@
-import { addDays, addMonthsClamped, todayUtc } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped } from '@finance/shared/calendar';
+// the context's today (default zone America/Sao_Paulo), as the services read it
+import { todayIn } from '@finance/shared/clock';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { extendRecurrences } from '../../../services/ledger/src/domain/transactions/extend-recurrences.ts';
 import { type Tenant, TestStack } from '../../support/stack.ts';
@@ -47,11 +49,11 @@ describe('recurrence horizon job', () => {
   it('when the service starts, then the daily scheduler is registered', async () => {
     const queue = stack.service('ledger').runtime.queues.get(QUEUES.recurrence);
     const scheduler = await queue.getJobScheduler('recurrence-horizon');
-    expect(scheduler?.pattern).toBe('0 3 * * *');
+    expect(scheduler?.pattern).toBe('5 * * * *');
   });
 
   it('when the job runs twice and after a week of downtime, then each date has exactly one occurrence', async () => {
-    const today = todayUtc();
+    const today = todayIn();
     const start = addDays(today, -3);
     const series = await recurrence(start, 'DAILY');
     expectOnePerDate(await occurrences(series), start, addMonthsClamped(today, 12));
@@ -73,14 +75,14 @@ describe('recurrence horizon job', () => {
 
   it('when a month-end recurrence is extended, then days stay clamped from the anchor', async () => {
     const series = await recurrence('2026-01-31', 'MONTHLY', 'Aluguel');
-    await run(addMonthsClamped(todayUtc(), 2));
+    await run(addMonthsClamped(todayIn(), 2));
     const dates = await occurrences(series);
     expect(dates.slice(0, 4)).toEqual(['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30']);
     expect(new Set(dates).size).toBe(dates.length);
   });
 
   it('when an occurrence was deleted or the series ended, then the job does not bring them back', async () => {
-    const today = todayUtc();
+    const today = todayIn();
     const series = await recurrence(today, 'WEEKLY', 'Feira');
     const [second] = await stack.sql<{ id: string }>(
       'select id from ledger.transactions where connected_transaction_id = $1 and series_index = 1',
@@ -97,7 +99,7 @@ describe('recurrence horizon job', () => {
   });
 
   it('when "this and next" is deleted from a date beyond the horizon, then the series grows up to that date and stops', async () => {
-    const today = todayUtc();
+    const today = todayIn();
     const series = await recurrence(today, 'MONTHLY', 'Mensalidade');
     const cut = addMonthsClamped(today, 15);
     const deleted = await tenant.api.delete(
@@ -122,7 +124,7 @@ describe('recurrence horizon job', () => {
   });
 
   it('when a tagged recurrence is extended, then the new occurrences carry its tags', async () => {
-    const today = todayUtc();
+    const today = todayIn();
     const tag = await tenant.api.post('/v1/tags', { name: 'Recorrente' });
     const response = await tenant.api.post('/v1/transactions', {
       amount: 990,
@@ -145,7 +147,7 @@ describe('recurrence horizon job', () => {
   });
 
   it('when later occurrences were edited, then new ones copy the latest occurrence', async () => {
-    const today = todayUtc();
+    const today = todayIn();
     const series = await recurrence(today, 'MONTHLY', 'Academia');
     await tenant.api.put(`/v2/transactions/duplicate/update-many?transactions_ids=${series}`, {
       amount: 12345,

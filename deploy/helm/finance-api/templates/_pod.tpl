@@ -1,9 +1,12 @@
 {{/*
 Pod template of one workload (API or worker). Call with
-(dict "root" $ "service" "ledger" "role" "api" "port" 8081 "resources" $resources).
+(dict "root" $ "service" "ledger" "role" "api" "port" 8081 "workload" $svc.api). The workload's
+resources, nodeSelector, tolerations and affinity come from "workload"; the rest from pod.*.
 */}}
 {{- define "finance-api.podTemplate" -}}
 {{- $root := .root -}}
+{{- $w := .workload -}}
+{{- $selector := fromYaml (include "finance-api.selectorLabels" .) -}}
 metadata:
   labels:
     {{- include "finance-api.labels" $root | nindent 4 }}
@@ -36,18 +39,39 @@ spec:
       envFrom:
         - configMapRef:
             name: {{ include "finance-api.fullname" $root }}
+        {{- with $root.Values.pod.extraEnvFrom }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
       env:
         - name: ROLE
           value: {{ .role | quote }}
         - name: PORT
           value: {{ .port | quote }}
+        {{- if eq .role "worker" }}
+        - name: WORKER_CONCURRENCY
+          value: {{ $w.concurrency | quote }}
+        {{- with .queues }}
+        - name: WORKER_QUEUES
+          value: {{ join "," . | quote }}
+        {{- end }}
+        {{- end }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "DATABASE_URL") | nindent 8 }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "REDIS_URL") | nindent 8 }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "INTERNAL_SECRET") | nindent 8 }}
         {{- if eq .service "gateway" }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "KEY_PEPPER") | nindent 8 }}
-        {{- include "finance-api.secretEnv" (dict "root" $root "key" "ADMIN_SECRET") | nindent 8 }}
+        {{- if include "finance-api.hasAdminSecret" $root }}
+        {{- include "finance-api.secretEnv" (dict "root" $root "key" "ADMIN_SECRET" "optional" (not (empty $root.Values.secrets.existingSecret))) | nindent 8 }}
         {{- end }}
+        {{- end }}
+      {{- if $root.Values.pod.preStopSleepSeconds }}
+      # Endpoint removal takes a moment to reach kube-proxy and load balancers: keep serving
+      # meanwhile, then SIGTERM drains in-flight requests and jobs.
+      lifecycle:
+        preStop:
+          exec:
+            command: ["sleep", "{{ $root.Values.pod.preStopSleepSeconds }}"]
+      {{- end }}
       startupProbe:
         httpGet:
           path: /healthz
@@ -70,26 +94,64 @@ spec:
         failureThreshold: {{ $root.Values.probes.readiness.failureThreshold }}
         timeoutSeconds: {{ $root.Values.probes.readiness.timeoutSeconds }}
       resources:
-        {{- toYaml .resources | nindent 8 }}
+        {{- toYaml $w.resources | nindent 8 }}
       securityContext:
         {{- toYaml $root.Values.pod.containerSecurityContext | nindent 8 }}
       volumeMounts:
         - name: tmp
           mountPath: /tmp
+        {{- with $root.Values.pod.extraVolumeMounts }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
   volumes:
     - name: tmp
       emptyDir:
         sizeLimit: {{ $root.Values.pod.tmpSizeLimit }}
-  {{- with $root.Values.pod.nodeSelector }}
+    {{- with $root.Values.pod.extraVolumes }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  {{- with ($w.nodeSelector | default $root.Values.pod.nodeSelector) }}
   nodeSelector:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $root.Values.pod.tolerations }}
+  {{- with ($w.tolerations | default $root.Values.pod.tolerations) }}
   tolerations:
     {{- toYaml . | nindent 4 }}
   {{- end }}
-  {{- with $root.Values.pod.affinity }}
+  {{- with ($w.affinity | default $root.Values.pod.affinity) }}
   affinity:
     {{- toYaml . | nindent 4 }}
+  {{- else }}
+  {{- if $root.Values.pod.softAntiAffinity }}
+  affinity:
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+        - weight: 100
+          podAffinityTerm:
+            topologyKey: kubernetes.io/hostname
+            labelSelector:
+              matchLabels:
+                {{- toYaml $selector | nindent 16 }}
+  {{- end }}
+  {{- end }}
+  {{- if $root.Values.pod.topologySpreadConstraints }}
+  topologySpreadConstraints:
+    {{- range $root.Values.pod.topologySpreadConstraints }}
+    {{- $c := deepCopy . }}
+    {{- if not (hasKey $c "labelSelector") }}
+    {{- $_ := set $c "labelSelector" (dict "matchLabels" $selector) }}
+    {{- end }}
+    - {{- toYaml $c | nindent 6 }}
+    {{- end }}
+  {{- else if $root.Values.pod.defaultTopologySpread }}
+  topologySpreadConstraints:
+    {{- range $key := list "topology.kubernetes.io/zone" "kubernetes.io/hostname" }}
+    - maxSkew: 1
+      topologyKey: {{ $key }}
+      whenUnsatisfiable: ScheduleAnyway
+      labelSelector:
+        matchLabels:
+          {{- toYaml $selector | nindent 10 }}
+    {{- end }}
   {{- end }}
 {{- end }}

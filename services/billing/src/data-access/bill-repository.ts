@@ -172,18 +172,6 @@ export async function markRolledOver(
   );
 }
 
-/** Closed bills past due that were not carried yet, oldest first. */
-export async function billsDueForRollover(em: EntityManager, today: CalendarDate, limit: number): Promise<BillRow[]> {
-  const raws = await run<RawBill>(
-    em,
-    `select ${columns('b')} from bills b
-       join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
-     where b.rolled_over_at is null and b.due_date < ?::date order by b.due_date, b.id limit ?`,
-    [today, limit],
-  );
-  return raws.map(toRow);
-}
-
 /** How long a claim on a bill lasts when its holder dies before releasing it. */
 export const BILL_LEASE_SECONDS = 60;
 
@@ -250,10 +238,10 @@ export async function releaseBills(em: EntityManager, ids: string[]): Promise<vo
   await outsideIdempotencyRecord(() => run(em, 'update bills set busy_until = null where id in (?)', [ids]));
 }
 
-/** Per card, its oldest bill past due that the rollover has not handled yet (one statement). */
+/** Per card, its oldest bill due before `dueBefore` that the rollover has not handled yet (one statement). */
 export async function oldestDueBillPerCard(
   em: EntityManager,
-  today: CalendarDate,
+  dueBefore: CalendarDate,
   skipCards: string[],
   limit: number,
 ): Promise<BillRow[]> {
@@ -265,7 +253,7 @@ export async function oldestDueBillPerCard(
        where b.rolled_over_at is null and b.due_date < ?::date and not (b.credit_card_id = any(?::uuid[]))
        order by b.credit_card_id, b.reference_month
      ) oldest order by due_date, id limit ?`,
-    [today, `{${skipCards.join(',')}}`, limit],
+    [dueBefore, `{${skipCards.join(',')}}`, limit],
   );
   return raws.map(toRow);
 }
@@ -273,26 +261,26 @@ export async function oldestDueBillPerCard(
 export type BillAnnouncement = 'closed' | 'overdue';
 
 /**
- * Bills whose closing date (closed) or due date (overdue) has passed by `today`, within the last
- * `lookbackDays`, and that were not announced yet; overdue ones only while not carried (the caller checks the balance).
+ * Bills not announced yet whose closing date (closed) or due date (overdue) lies in `[from, to]`, leaving out
+ * the `skipped` ones; overdue ones only while not carried (the caller checks each context's day and the balance).
  */
 export async function billsToAnnounce(
   em: EntityManager,
   kind: BillAnnouncement,
-  today: CalendarDate,
-  lookbackDays: number,
+  range: { from: CalendarDate; to: CalendarDate },
+  skipped: string[],
   limit: number,
 ): Promise<BillRow[]> {
   const condition =
     kind === 'closed'
-      ? 'b.closed_event_at is null and b.closing_date <= ?::date and b.closing_date > ?::date - ?::int'
-      : 'b.overdue_event_at is null and b.due_date < ?::date and b.due_date >= ?::date - ?::int';
+      ? 'b.closed_event_at is null and b.closing_date between ?::date and ?::date'
+      : 'b.overdue_event_at is null and b.due_date between ?::date and ?::date';
   const raws = await run<RawBill>(
     em,
     `select ${columns('b')} from bills b
        join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
-     where ${condition} order by b.id limit ?`,
-    [today, today, lookbackDays, limit],
+     where ${condition} and not (b.id = any(?::uuid[])) order by b.id limit ?`,
+    [range.from, range.to, `{${skipped.join(',')}}`, limit],
   );
   return raws.map(toRow);
 }

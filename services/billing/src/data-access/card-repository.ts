@@ -7,6 +7,11 @@ export async function findCard(em: EntityManager, ctx: CallerContext, id: string
   return em.findOne(CreditCardSchema, { id, deletedAt: null, ...contextWhere(ctx) });
 }
 
+/** A card by id alone, deleted or not (background jobs that carry the card's context in their payload). */
+export async function findCardById(em: EntityManager, id: string): Promise<CreditCard | null> {
+  return em.findOne(CreditCardSchema, { id }, { refresh: true });
+}
+
 export async function listCardsPage(em: EntityManager, ctx: CallerContext, limit: number, afterId: string | null) {
   return em.find(
     CreditCardSchema,

@@ -5,6 +5,14 @@ import { generateSecret, generateToken, hashSecret } from './key-secret.ts';
 
 export type Scope = 'read' | 'write';
 
+/**
+ * Gateways cache verified keys and drop them when PostgreSQL notifies a change of access, which reaches them
+ * a moment (about a millisecond, more under load) after the commit. Revoking and license changes answer only
+ * after this grace, so once they return every replica refuses the old access on its next request.
+ */
+export const ACCESS_PROPAGATION_MS = 100;
+const propagated = () => new Promise((resolve) => setTimeout(resolve, ACCESS_PROPAGATION_MS));
+
 /** Use cases behind the admin CLI: users, companies, licenses and keys. */
 export async function createUser(em: EntityManager, name: string | null) {
   const user = em.create(UserSchema, { name });
@@ -57,6 +65,7 @@ export async function revokeKey(em: EntityManager, keyId: string) {
   if (!key) throw notFound('Chave não encontrada');
   key.revokedAt ??= new Date();
   await em.flush();
+  await propagated();
   return { key_id: key.id, revoked_at: key.revokedAt.toISOString() };
 }
 
@@ -80,5 +89,6 @@ export async function setLicense(em: EntityManager, profileId: string, license: 
   if (!company) throw notFound('Empresa não encontrada');
   company.license = license;
   await em.flush();
+  await propagated();
   return { profile_id: company.id, license };
 }

@@ -63,3 +63,12 @@ export function windowContaining(start: CalendarDate, frequency: FrequencyInput,
   while (startsBy(start, frequency, index + 1, date)) index += 1;
   return windowAt(start, frequency, index);
 }
+
+/**
+ * The days of `window` whose spending counts on `today`: only entries dated up to today (a recurrence's
+ * future months are no spending yet); null when the window has not started.
+ */
+export function countedDays(window: LimitWindow, today: CalendarDate): LimitWindow | null {
+  if (compare(today, window.from) < 0) return null;
+  return { from: window.from, to: compare(today, window.to) < 0 ? today : window.to };
+}

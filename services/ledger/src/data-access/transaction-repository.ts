@@ -124,9 +124,9 @@ export async function selectTransactions(em: EntityManager, sql: string, params:
 }
 
 /** One statement for any number of rows: the rows travel as one JSON parameter. */
-const insertSql = (returning: string) =>
+const insertSql = (returning: string, where = '') =>
   `insert into transactions as t (${COLUMNS}, created_at, updated_at)
-   select ${COLUMNS}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPE})
+   select ${COLUMNS}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPE})${where ? ` where ${where}` : ''}
    on conflict (connected_transaction_id, series_index) where connected_transaction_id is not null do nothing
    returning ${returning}`;
 
@@ -140,6 +140,46 @@ export async function insertTransactions(em: EntityManager, rows: NewTransaction
 export async function insertReturningRows(em: EntityManager, rows: NewTransaction[]): Promise<TransactionRow[]> {
   if (rows.length === 0) return [];
   return selectTransactions(em, insertSql(SELECT_COLUMNS), [JSON.stringify(rows)]);
+}
+
+/** An outbox row written by the same statement as the change it announces. */
+export interface OutboxInsert {
+  id: string;
+  type: string;
+  payload: unknown;
+}
+
+/**
+ * A create in one statement (one round trip, no unit of work): the holding account is checked the way
+ * `visibleAccountIds` does (live, the caller's, KEY SHARE against a concurrent deletion), the rows are inserted
+ * only if it passed, and their outbox event only if rows were inserted. No rows back: the account is not the
+ * caller's and nothing was written.
+ */
+export async function insertWithEvent(
+  em: EntityManager,
+  ctx: CallerContext,
+  rows: NewTransaction[],
+  accountId: string | null,
+  event: OutboxInsert,
+): Promise<TransactionRow[]> {
+  if (rows.length === 0) return [];
+  const scope = contextSql(ctx);
+  const account = accountId
+    ? `account as (select id from accounts where id = ? and deleted_at is null and ${scope.sql} for key share), `
+    : '';
+  return selectTransactions(
+    em,
+    `with ${account}inserted as (${insertSql(SELECT_COLUMNS, accountId ? 'exists (select 1 from account)' : '')}),
+     event as (insert into outbox_events (id, type, payload) select ?, ?, ?::jsonb where exists (select 1 from inserted))
+     select * from inserted`,
+    [
+      ...(accountId ? [accountId, ...scope.params] : []),
+      JSON.stringify(rows),
+      event.id,
+      event.type,
+      JSON.stringify(event.payload),
+    ],
+  );
 }
 
 export async function insertTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {
@@ -207,6 +247,17 @@ export async function listPage(
   limit: number,
   after: [string, string] | null,
 ): Promise<TransactionRow[]> {
+  const statement = listPageStatement(ctx, filters, limit, after);
+  return selectTransactions(em, statement.sql, statement.params);
+}
+
+/** The statement of `listPage` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
+export function listPageStatement(
+  ctx: CallerContext,
+  filters: ListFilters,
+  limit: number,
+  after: [string, string] | null,
+): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 't');
   const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
   const params: unknown[] = [contextKey(ctx), ...scope.params];
@@ -230,11 +281,10 @@ export async function listPage(
     params.push(...after);
   }
   params.push(limit + 1);
-  return selectTransactions(
-    em,
-    `select ${SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+  return {
+    sql: `select ${SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
     params,
-  );
+  };
 }
 
 export type Scope = 'THIS' | 'THIS_AND_NEXT' | 'ALL';

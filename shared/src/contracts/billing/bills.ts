@@ -87,7 +87,7 @@ export const expandedTransactionSchema = transactionSchema
 const cardParams = Joi.object({ cardId: anyUuid().required() });
 const monthQuery = {
   date: billableDate().description(
-    `Reference month: any day of it; default the current month (UTC); from ${BILLABLE_DATES.from} to ${BILLABLE_DATES.to}`,
+    `Reference month: any day of it; default the context’s current month (its time zone); from ${BILLABLE_DATES.from} to ${BILLABLE_DATES.to}`,
   ),
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,7 +124,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Bill of a card for a month, with its transactions',
     description:
-      'The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0).',
+      'The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0), by the context’s today in its `time_zone` (`/v2/personal-config`, default America/Sao_Paulo: OVERDUE from local midnight after the due date). A due date on a Saturday, Sunday or national holiday (fixed ones, Carnival Monday and Tuesday, Good Friday, Corpus Christi) is payable until the next business day: the bill is OVERDUE only after that day.',
     params: cardParams,
     query: Joi.object(monthQuery),
     responses: {
@@ -172,7 +172,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: "Change a card's closing (and due) day",
     description:
-      "A closed bill (closing date on or before today, UTC) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.",
+      "A closed bill (closing date on or before the context’s today, in its time zone) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.",
     params: cardParams,
     body: Joi.object({
       closing_day: Joi.number().integer().min(1).max(31).strict().required(),
@@ -201,7 +201,7 @@ export const billRoutes = [
     tag: 'Bills',
     summary: 'Pay a bill from an account',
     description:
-      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` with `Retry-After` (seconds) and writes nothing; that 409 is never kept as an `Idempotency-Key`'s answer, so a retry with the same key runs again. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to today.",
+      "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` with `Retry-After` (seconds) and writes nothing; that 409 is never kept as an `Idempotency-Key`'s answer, so a retry with the same key runs again. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to the context’s today (its time zone).",
     params: idParams,
     body: Joi.object({
       account_id: anyUuid().required(),

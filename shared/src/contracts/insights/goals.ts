@@ -64,6 +64,16 @@ export const goalSchema = Joi.object({
   category_id: anyUuid().allow(null).required(),
   category: categorySchema.allow(null).required(),
   values: Joi.array().items(goalValueSchema).required(),
+  saved: Joi.number()
+    .integer()
+    .required()
+    .description('Money in the goal: deposits − withdrawals of `values`, in cents'),
+  progress_percent: Joi.number()
+    .min(0)
+    .required()
+    .description(
+      '`saved` ÷ `amount` × 100, rounded down to two decimals (0 when nothing is saved; above 100 when more than `amount` was saved)',
+    ),
   reminder: reminderSchema.allow(null).required(),
   ...ownership,
 }).label('Goal');
@@ -109,7 +119,7 @@ const notFound = { description: 'Unknown goal, or an id of another context', sch
 const invalid = { description: 'Validation error with details', schema: errorSchema };
 const TAG = 'Goals';
 const REMINDER_DOC =
-  '`reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification; a daily job, which sets `last_notification`).';
+  '`reminder` {amount, frequency MONTHLY, start_date, end_date?} notifies once a month on the day of `start_date` (clamped to the month end) between `start_date` and `end_date` (a GOAL_REMINDER notification from an hourly job acting on the context’s day in its `time_zone`, so it goes out within the hour after local midnight; it sets `last_notification`). Every goal carries `saved` (deposits − withdrawals) and `progress_percent`.';
 
 export const goalRoutes = [
   defineRoute({

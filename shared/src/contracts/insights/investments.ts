@@ -69,7 +69,7 @@ export const investmentRoutes = [
     tag: 'Investments',
     summary: 'Daily yield of the imported investment positions',
     description: [
-      'Computed from the balance snapshots of positions imported through open banking (one balance per position per day), never from a live bank query. Only snapshots dated on or before `date` (default today, UTC) count.',
+      'Computed from the balance snapshots of positions imported through open banking (one balance per position per day), never from a live bank query. Only snapshots dated on or before `date` (default the context’s today in its `time_zone`, `/v2/personal-config`) count.',
       '`snapshot_days` = distinct days with a snapshot; `available` needs at least 2, otherwise `reason` says why and `estimated_ready_date` is the day after the first snapshot (or after `date` when there is none); once available it is the second snapshot day. `first_snapshot_date` / `latest_snapshot_date` are null without snapshots.',
       'A period (from_date, to_date] compares the snapshots of both days position by position: both present → computed (yield = balance(to) − balance(from)); only at to → new; only at from → closed; otherwise unknown. `items_missing` = new + closed + unknown, `coverage_percent` = computed / total × 100, `computable` = at least one computed, `yield_percent` = yield / Σ balance(from) of the computed positions × 100 (2 decimals, half away from zero; 0 when the base is not positive).',
       '`today` (Hoje) = latest snapshot day vs the one before; `previous` (Anterior) = that one vs the one before it; `last_7_days` (Últimos 7 dias) and `month_to_date` (Mês atual) run from the last snapshot day on or before 7 days before the latest / the end of the previous month, to the latest. A period without both days is not computable: every count is 0 and missing days are null.',
@@ -77,7 +77,7 @@ export const investmentRoutes = [
     ].join('\n\n'),
     query: Joi.object({
       date: bankDay().description(
-        'reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default today (UTC)',
+        'reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default the context’s today (its time zone)',
       ),
       limit: Joi.number().integer().min(1).max(50).default(20),
     }),

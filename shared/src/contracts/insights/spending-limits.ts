@@ -62,7 +62,7 @@ const notFound = { description: 'Unknown limit, or a category/subcategory of ano
 const invalid = { description: 'Validation error with details', schema: errorSchema };
 const TAG = 'Spending limits';
 const WINDOW_DOC =
-  '`current_window` is the window holding today (the first one while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %.';
+  '`current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).';
 
 export const spendingLimitRoutes = [
   defineRoute({
@@ -72,7 +72,7 @@ export const spendingLimitRoutes = [
     service: 'insights',
     tag: TAG,
     summary: 'Create a spending limit',
-    description: `Defaults: \`title\` = the category name, \`frequency\` MONTHLY (lower case accepted), \`start_date\` = first day of the current month (UTC), \`notification_percentage\` 80 (1–100). \`category_id\` must be visible in the context (404 otherwise); \`subcategory_id\` must belong to it (400). ${WINDOW_DOC}`,
+    description: `Defaults: \`title\` = the category name, \`frequency\` MONTHLY (lower case accepted), \`start_date\` = first day of the context’s current month (its time zone), \`notification_percentage\` 80 (1–100). \`category_id\` must be visible in the context (404 otherwise); \`subcategory_id\` must belong to it (400). ${WINDOW_DOC}`,
     body: createBody,
     example: { amount: 150000, category_id: 'c0000000-0000-4000-8000-000000000001', frequency: 'monthly' },
     responses: { 201: { description: 'The limit', schema: spendingLimitSchema }, 400: invalid, 404: notFound },

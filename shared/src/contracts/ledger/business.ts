@@ -176,7 +176,7 @@ export const businessRoutes = [
     method: 'get',
     path: '/v2/business/dre-mapping',
     summary: 'Get the DRE group of every category visible to the company',
-    description: `One entry per live category (system and the company’s own), system first then by id. \`source\` is \`mapping\` when the company chose the group, \`default\` otherwise: system categories default to their built-in group, the company’s own to \`receita\` (income) or \`despesas_operacionais\` (expense). ${BUSINESS_ONLY}`,
+    description: `One entry per live category (system and the company’s own), system first then by id. \`source\` is \`mapping\` when the company chose the group, \`default\` otherwise: system categories default to their built-in group ("Impostos e taxas": \`deducoes\`, taxes on revenue), the company’s own to \`receita\` (income) or \`despesas_operacionais\` (expense). ${BUSINESS_ONLY}`,
     responses: {
       200: { description: 'The complete mapping', schema: Joi.array().items(dreEntrySchema).label('DreMapping') },
       403: forbidden,

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../../clock.ts';
 import { defineRoute } from '../route.ts';
 
 export const CONFIG_FLAGS = [
@@ -31,10 +32,25 @@ const flagDescriptions: Record<ConfigFlag, string> = {
   show_open_bill: 'the purchases of the current (OPEN) bill count in the summary income/expenses (default true)',
 };
 
+const TIME_ZONE_DOC = `IANA time zone of the context (default \`${DEFAULT_TIME_ZONE}\`): its calendar is the context's "today" and every day boundary — bill status (OVERDUE from local midnight after the due date), default dates (reports, bill reads, payments, limit start), limit windows, goal reminders, the recurrence horizon and the bill rollover. A name \`Intl\` does not know is 400.`;
+
+/** An IANA zone name `Intl` knows (e.g. `America/Manaus`); anything else is 400 in Portuguese. */
+export const timeZoneInput = () =>
+  Joi.string()
+    .max(64)
+    .custom(
+      (value: string, helpers) =>
+        canonicalTimeZone(value) ??
+        helpers.message({ custom: '{{#label}} deve ser um fuso horário IANA válido, como America/Sao_Paulo' }),
+    )
+    .description(TIME_ZONE_DOC)
+    .example('America/Manaus');
+
 export const personalConfigSchema = Joi.object({
   ...Object.fromEntries(
     CONFIG_FLAGS.map((flag) => [flag, Joi.boolean().required().description(flagDescriptions[flag])]),
   ),
+  time_zone: Joi.string().required().description(TIME_ZONE_DOC),
   configured: Joi.boolean().required().description('true once the context has saved preferences; read-only'),
 }).label('PersonalConfig');
 
@@ -48,7 +64,7 @@ export const personalConfigRoutes = [
     path: '/v2/personal-config',
     summary: 'Get the preferences of the context',
     description:
-      'Preferences belong to the key’s context (personal or company). Until the first PUT the defaults apply and `configured` is false.',
+      'Preferences belong to the key’s context (personal or company: a company key sets the company’s own, e.g. its `time_zone`). Until the first PUT the defaults apply (`time_zone` America/Sao_Paulo) and `configured` is false.',
     responses: { 200: { description: 'The preferences', schema: personalConfigSchema } },
   }),
   defineRoute({
@@ -58,8 +74,11 @@ export const personalConfigRoutes = [
     path: '/v2/personal-config',
     summary: 'Change the preferences of the context',
     description:
-      'Any of the six booleans; only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.',
-    body: Joi.object(Object.fromEntries(CONFIG_FLAGS.map((flag) => [flag, Joi.boolean().strict()])))
+      'Any of the six booleans and `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.',
+    body: Joi.object({
+      ...Object.fromEntries(CONFIG_FLAGS.map((flag) => [flag, Joi.boolean().strict()])),
+      time_zone: timeZoneInput(),
+    })
       .min(1)
       .required()
       .label('UpdatePersonalConfig'),

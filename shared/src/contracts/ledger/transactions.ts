@@ -141,7 +141,7 @@ export const transactionRoutes = [
       'monthly (day clamped to the month end), numbered 1..n and linked by `connected_transaction_id` = the first',
       'member id; with `is_full_amount` the amount is split exactly (leftover cents to the first parts) and the',
       'first installment is returned. RECURRENT creates occurrences from `date` up to 12 months after today (at',
-      'least the first); a daily job extends the horizon, each new occurrence copying the latest one, tags included;',
+      'least the first); the horizon is 12 months after the context’s today (its `time_zone`); an hourly job extends it as each context’s day turns, each new occurrence copying the latest one, tags included;',
       'only the first takes `paid`. Business fields need a',
       'company key with an active license (403). `paid: true` sets `paid_at` to now. `date` and `competence_date`',
       'must be real days in 1900-01-01..2999-12-31 (400). A `subcategory_id` without `category_id` sets the',

@@ -1,5 +1,6 @@
 import { type CalendarDate, compare } from '@finance/shared/calendar';
 import type { BillStatus } from '@finance/shared/contracts/billing/bills';
+import { isPastDue } from '@finance/shared/holidays';
 
 export interface BillFigures {
   value: number;
@@ -8,7 +9,10 @@ export interface BillFigures {
   count: number;
 }
 
-/** Status and isPending as PRODUCT.md §8 defines them, for `today` (UTC). */
+/**
+ * Status and isPending for `today` (the context's day). A due date on a weekend or a national holiday is
+ * payable until the next business day, so the bill is OVERDUE only after that day.
+ */
 export function billStatus(
   dates: { openDate: CalendarDate; closingDate: CalendarDate; dueDate: CalendarDate },
   figures: BillFigures,
@@ -19,6 +23,6 @@ export function billStatus(
   if ((closed || figures.count > 0) && figures.balance <= 0) return { status: 'PAID', isPending };
   if (compare(today, dates.openDate) < 0) return { status: 'FUTURE', isPending };
   if (!closed) return { status: 'OPEN', isPending };
-  if (compare(today, dates.dueDate) > 0) return { status: 'OVERDUE', isPending };
+  if (isPastDue(dates.dueDate, today)) return { status: 'OVERDUE', isPending };
   return { status: 'CLOSED', isPending };
 }

@@ -2,20 +2,25 @@ import { type CalendarDate, compare, startOfMonth, todayUtc } from '@finance/sha
 import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
-import { contextSql } from '@finance/shared/db/context-scope';
+import { newId } from '@finance/shared/db/base-entity';
+import { contextOfRef, contextSql } from '@finance/shared/db/context-scope';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
+import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type BillRow,
   billsInMonths,
+  billsOfCards,
   byMonth,
   findBill,
   insertMissingBills,
   updateBillDates,
 } from '../../data-access/bill-repository.ts';
-import { findCard, lockCard } from '../../data-access/card-repository.ts';
+import { findCard, findCardById, lockCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { billPeriodForMonth } from '../bill-period.ts';
+import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { type BillDates, calendarFrom, datesOfMonth, monthForDate, monthWindow, openDateOf } from './bill-calendar.ts';
 import { BILL_NOT_FOUND } from './pay-bill.ts';
@@ -87,6 +92,8 @@ export async function applyClosingDays(
     card.needsClosingDateReview = false;
   }
   card.calendarVersion += 1;
+  // the ledger learns the new calendar after the commit; if the direct call below fails, this job still does it
+  recordCardLedgerSync(tx, card, 'rebill', first);
   await tx.flush();
   await updateBillDates(
     tx,
@@ -101,6 +108,51 @@ export async function applyClosingDays(
     months.filter((m) => !oldStored.has(m)).map((m) => newDates.get(m)!),
   );
   return { updated, month, calendar: await cardCalendar(tx, card, first) };
+}
+
+/** Records, in billing's outbox with the change, what the ledger must apply for this calendar version. */
+export function recordCardLedgerSync(
+  tx: EntityManager,
+  card: CreditCard,
+  kind: 'rebill' | 'delete',
+  first?: CalendarDate,
+) {
+  const job: CardLedgerSyncJob = {
+    context: { user_id: card.userId, profile_id: card.profileId ?? null },
+    credit_card_id: card.id,
+    calendar_version: card.calendarVersion,
+  };
+  if (first) job.first_month = first;
+  recordJob(tx, QUEUES.cardLedgerSync, kind, { ...job }, newId());
+}
+
+/**
+ * The outbox job's side: tells the ledger what a committed card change means for its entries, unless a newer
+ * change superseded it (its own job does the work). Idempotent, like the ledger endpoints it calls.
+ */
+export async function syncCardWithLedger(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  kind: 'rebill' | 'delete',
+  job: CardLedgerSyncJob,
+): Promise<'applied' | 'superseded'> {
+  const card = await findCardById(em, job.credit_card_id);
+  if (!card || card.calendarVersion !== job.calendar_version) return 'superseded';
+  const ctx = contextOfRef(job.context);
+  if (kind === 'delete') {
+    if (!card.deletedAt) return 'superseded';
+    const bills = await billsOfCards(em, [card.id]);
+    await ledger.deleteCardTransactions(
+      ctx,
+      card.id,
+      bills.map((bill) => bill.id),
+      card.calendarVersion,
+    );
+    return 'applied';
+  }
+  if (card.deletedAt) return 'superseded';
+  await rebillAfterChange(em, ledger, ctx, await cardCalendar(em, card, job.first_month ?? startOfMonth(todayUtc())));
+  return 'applied';
 }
 
 /** The periods of the card's stored bills from month `first` on, under the card's current calendar version. */
@@ -166,7 +218,7 @@ export async function changeClosingDate(
     reference = await findBill(em, contextSql(ctx, 'b'), input.bill_id);
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);
   }
-  const today = todayUtc();
+  const today = await contextToday(ledger, ctx);
   // no reference: the open bill (the one whose period holds today), never a closed one
   const month =
     reference?.referenceMonth ??

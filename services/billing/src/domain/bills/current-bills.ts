@@ -1,4 +1,4 @@
-import { addMonthsClamped, type CalendarDate, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { addMonthsClamped, type CalendarDate, startOfMonth } from '@finance/shared/calendar';
 import type { CurrentBill } from '@finance/shared/clients/billing-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
@@ -17,14 +17,15 @@ interface Row {
 }
 
 /**
- * The stored bill of each live card of the context whose period holds `today` (its OPEN bill by dates;
+ * The stored bill of each live card of the context whose period holds `today` (the context's day, which
+ * insights sends; its OPEN bill by dates;
  * whether a fully paid one is PAID is the ledger's to say, it holds the totals). One query: the cards
  * with their bills a few months around today, resolved with the same calendar as every bill read.
  */
 export async function currentBills(
   em: EntityManager,
   ctx: CallerContext,
-  today: CalendarDate = todayUtc(),
+  today: CalendarDate,
 ): Promise<{ bills: CurrentBill[] }> {
   const scope = contextSql(ctx, 'c');
   const month = startOfMonth(today);

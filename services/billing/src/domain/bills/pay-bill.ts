@@ -1,4 +1,4 @@
-import { parseCalendarDate, todayUtc } from '@finance/shared/calendar';
+import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
@@ -10,6 +10,7 @@ import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
+import { contextToday } from '../context-today.ts';
 import { billEventData } from './announce-bills.ts';
 import { overpaymentBound, remainderOf } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
@@ -63,7 +64,7 @@ export async function payBill(
       account_id: input.account_id,
       amount,
       // an ISO 8601 date-time keeps the calendar day as written
-      date: (input.date && parseCalendarDate(input.date)) || todayUtc(),
+      date: (input.date && parseCalendarDate(input.date)) || (await contextToday(ledger, ctx)),
       title: `Pagamento da fatura ${card.name}`,
     });
     // a bill the rollover found settled carries this payment's credit on at the next run

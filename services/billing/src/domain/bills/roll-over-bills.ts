@@ -1,6 +1,6 @@
-import type { CalendarDate } from '@finance/shared/calendar';
+import { addDays, type CalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
-import type { CallerContext } from '@finance/shared/context/signed-context';
+import { isPastDue, latestPastDueDate } from '@finance/shared/holidays';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type BillRow,
@@ -11,6 +11,7 @@ import {
   rolledMonthsAfter,
 } from '../../data-access/bill-repository.ts';
 import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
+import { contextDays, jobContext } from '../context-today.ts';
 import { ensureBills } from './ensure-bills.ts';
 import { carryOf, carryTargetMonth, remainderOf } from './rollover-rules.ts';
 
@@ -27,24 +28,36 @@ function byContext(bills: BillRow[]): Map<string, BillRow[]> {
 
 /**
  * Carries the remainder of every bill past its due date into the next bill the rollover has not handled yet,
- * as one `is_previous_balance` entry: an expense for a debt, a credit for an overpayment. Each round takes
- * the oldest unhandled bill of every card and reads its totals after the previous round's entries landed, so
- * a carried remainder is carried on along the chain up to the open bill, in date order, however many days
- * were missed. Each bill is claimed first (a payment in progress makes the card wait for the next run); the
- * ledger keys entries by source bill, so reruns and crashes never duplicate. Returns the entries asked for.
+ * as one `is_previous_balance` entry: an expense for a debt, a credit for an overpayment. "Past due" is by the
+ * context's day (`at` read in the context's time zone; a calendar date acts as today for every context) and
+ * the business-day rule: a due date on a weekend or holiday is payable until the next business day. Each
+ * round takes the oldest unhandled bill of every card and reads its totals after the previous round's entries
+ * landed, so a carried remainder is carried on along the chain up to the open bill, in date order, however
+ * many days were missed. Each bill is claimed first (a payment in progress makes the card wait for the next
+ * run); the ledger keys entries by source bill, so reruns and crashes never duplicate. Returns the entries
+ * asked for.
  */
-export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClient, today: CalendarDate) {
+export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClient, at: CalendarDate | Date) {
   let carried = 0;
+  const days = contextDays(ledger, at);
+  // no context's day is later than `latest`: bills past due nowhere yet are not even read
+  const dueBefore = addDays(latestPastDueDate(days.latest), 1);
+  // cards whose oldest bill is claimed by a payment, or not yet past due in its context's day, wait for a later run
   const skipCards = new Set<string>();
   for (;;) {
-    const due = await oldestDueBillPerCard(em, today, [...skipCards], BATCH);
+    const due = await oldestDueBillPerCard(em, dueBefore, [...skipCards], BATCH);
     if (due.length === 0) return { carried };
+    const pastDue: BillRow[] = [];
+    for (const bill of due) {
+      if (isPastDue(bill.dueDate, await days.todayOf(bill))) pastDue.push(bill);
+      else skipCards.add(bill.creditCardId);
+    }
     const claimed = await claimBillsForRollover(
       em,
-      due.map((bill) => bill.id),
+      pastDue.map((bill) => bill.id),
     );
-    for (const bill of due) if (!claimed.has(bill.id)) skipCards.add(bill.creditCardId);
-    const mine = due.filter((bill) => claimed.has(bill.id));
+    for (const bill of pastDue) if (!claimed.has(bill.id)) skipCards.add(bill.creditCardId);
+    const mine = pastDue.filter((bill) => claimed.has(bill.id));
     try {
       for (const bills of byContext(mine).values()) carried += await rollOverContext(em, ledger, bills);
     } finally {
@@ -58,7 +71,7 @@ export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClie
 
 /** One round for one context's bills (at most one per card): one totals call and one entries call. */
 async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, bills: BillRow[]) {
-  const ctx: CallerContext = { userId: bills[0].userId, profileId: bills[0].profileId, business: false, keyId: null };
+  const ctx = jobContext(bills[0]);
   const totals = new Map(
     (
       await ledger.totals(

@@ -1,5 +1,6 @@
-import { type CalendarDate, startOfMonth, todayUtc, toIsoMidnight } from '@finance/shared/calendar';
+import { type CalendarDate, startOfMonth, toIsoMidnight } from '@finance/shared/calendar';
 import type { CardTransaction, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,6 +9,7 @@ import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { type CardView, cardView } from '../cards/card-view.ts';
 import { heldByCard } from '../cards/owed-by-card.ts';
+import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
@@ -50,19 +52,20 @@ export async function loadBill(
   const bill = rows.get(month)!;
   const cardBills = await billsOfCards(em, [card.id]);
   const unrolled = cardBills.filter((row) => !row.rolledOverAt).map((row) => row.id);
-  const { transactions, totals } = await ledger.billContents(
+  const { transactions, totals, time_zone } = await ledger.billContents(
     ctx,
     card.id,
     [bill.id],
     [...new Set([...unrolled, bill.id])],
   );
-  const cardRecord = cardView(card, heldByCard(card, cardBills, totals, todayUtc()));
+  const today = todayIn(time_zone);
+  const cardRecord = cardView(card, heldByCard(card, cardBills, totals, today));
   return {
     bill: billView(
       bill,
       openDateOf(card, stored, month),
       totals.find((total) => total.bill_id === bill.id),
-      todayUtc(),
+      today,
     ),
     transactions: transactions.map((transaction) => expand(transaction, cardRecord, bill)),
   };
@@ -82,7 +85,7 @@ export async function showBillByCard(
   query: { date?: string },
 ) {
   const card = await cardOf(em, ctx, cardId);
-  return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? todayUtc()));
+  return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? (await contextToday(ledger, ctx))));
 }
 
 const dayOf = (value: unknown) => String(value).slice(0, 10);
@@ -95,7 +98,8 @@ export async function listBillTransactions(
   query: BillFilters & { date?: string },
 ) {
   const card = await cardOf(em, ctx, cardId);
-  const { transactions } = await loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? todayUtc()));
+  const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
+  const { transactions } = await loadBill(em, ledger, ctx, card, month);
   const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
   const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
   return {

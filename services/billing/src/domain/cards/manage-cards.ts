@@ -1,4 +1,3 @@
-import { todayUtc } from '@finance/shared/calendar';
 import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
@@ -9,7 +8,8 @@ import { billsOfCards } from '../../data-access/bill-repository.ts';
 import { findCard, listCardsPage, lockCard } from '../../data-access/card-repository.ts';
 import { type CreditCard, CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { CARD_NOT_FOUND } from '../bills/assign-bills.ts';
-import { applyClosingDays, rebillAfterChange } from '../bills/change-closing-date.ts';
+import { applyClosingDays, rebillAfterChange, recordCardLedgerSync } from '../bills/change-closing-date.ts';
+import { contextToday } from '../context-today.ts';
 import { cardView } from './card-view.ts';
 import { owedByCard } from './owed-by-card.ts';
 
@@ -86,6 +86,8 @@ export async function updateCard(
   if (input.account_id !== undefined && input.account_id !== found.accountId) {
     await requireAccount(ledger, ctx, input.account_id);
   }
+  // new days apply from the context's open bill (today read before any transaction opens)
+  const today = await contextToday(ledger, ctx);
   const { card, calendar } = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, id);
     if (input.name !== undefined) locked.name = input.name;
@@ -102,7 +104,7 @@ export async function updateCard(
         tx,
         locked,
         { month: null, editionType: 'THIS_AND_NEXT', closingDay, dueDay },
-        todayUtc(),
+        today,
       ));
     }
     // sending the closing day confirms it, even unchanged
@@ -125,6 +127,8 @@ export async function deleteCard(em: EntityManager, ledger: LedgerBillingClient,
     locked.deletedAt = new Date();
     // a purchase billed before the deletion is refused by the ledger once it has seen this version
     locked.calendarVersion += 1;
+    // the ledger removes the card's entries after the commit; if the direct call below fails, this job still does
+    recordCardLedgerSync(tx, locked, 'delete');
     await tx.flush();
     return { bills: await billsOfCards(tx, [id]), version: locked.calendarVersion };
   });

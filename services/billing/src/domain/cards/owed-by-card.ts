@@ -1,4 +1,4 @@
-import { type CalendarDate, compare, todayUtc } from '@finance/shared/calendar';
+import { type CalendarDate, compare } from '@finance/shared/calendar';
 import type { BillTotals, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -6,6 +6,7 @@ import { type BillRow, billsOfCards, byMonth } from '../../data-access/bill-repo
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { openDateOf } from '../bills/bill-calendar.ts';
 import { heldBy } from '../bills/rollover-rules.ts';
+import { contextToday } from '../context-today.ts';
 
 /**
  * What one card holds of its limit, from its stored bills and their totals: the remainder of every bill the
@@ -24,14 +25,15 @@ export function heldByCard(card: CreditCard, bills: BillRow[], totals: BillTotal
   return held;
 }
 
-/** `heldByCard` for several cards: one bills query and one ledger call whatever their number. */
+/** `heldByCard` for several cards (by the context's today unless given): one bills query and one totals call whatever their number. */
 export async function owedByCard(
   em: EntityManager,
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   cards: CreditCard[],
-  today: CalendarDate = todayUtc(),
+  given?: CalendarDate,
 ): Promise<Map<string, number>> {
+  const today = given ?? (await contextToday(ledger, ctx));
   const all = await billsOfCards(
     em,
     cards.map((card) => card.id),

@@ -1,4 +1,4 @@
-import { todayUtc } from '@finance/shared/calendar';
+import { now } from '@finance/shared/clock';
 import { type BillRolloverJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
@@ -8,13 +8,16 @@ import { ledgerFor } from '../../ledger-client.ts';
 
 export const ROLLOVER_SCHEDULER_ID = 'daily-bill-rollover';
 
-/** Daily at 03:00 UTC: announces bills closed or overdue, then carries remainders; a late run catches up. */
+/**
+ * Hourly, so each context's bills are announced (closed, overdue) and rolled over within the hour after its
+ * local midnight; the job carries no date, so a late run catches up on every bill past due.
+ */
 export async function startBillRolloverWorker(runtime: ServiceRuntime) {
   await runtime.queues
     .get(QUEUES.billRollover)
     .upsertJobScheduler(
       ROLLOVER_SCHEDULER_ID,
-      { pattern: '0 3 * * *', tz: 'UTC' },
+      { pattern: '20 * * * *', tz: 'UTC' },
       { name: 'bill-rollover', data: {} },
     );
   return runtime.startWorker<BillRolloverJob>(
@@ -22,10 +25,10 @@ export async function startBillRolloverWorker(runtime: ServiceRuntime) {
     async (job) => {
       const date = job.data?.date;
       if (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UnrecoverableError('bad rollover date');
-      const today = date ?? todayUtc();
+      const at = date ?? now();
       // closed and overdue are noticed before the rollover carries what is owed
-      const announced = await announceBills(runtime.orm.em.fork(), ledgerFor(runtime), today);
-      return { ...(await rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), today)), announced };
+      const announced = await announceBills(runtime.orm.em.fork(), ledgerFor(runtime), at);
+      return { ...(await rollOverBills(runtime.orm.em.fork(), ledgerFor(runtime), at)), announced };
     },
     1,
   );

@@ -37,4 +37,28 @@ class CreateGatewayTables extends Migration {
   }
 }
 
-export const gatewayMigrations: MigrationList = [{ name: '0001-create-gateway-tables', class: CreateGatewayTables }];
+/**
+ * Any change that can turn a verified key bad (revocation or deletion of the key, a license change, a company
+ * or membership removed) notifies `gateway_access_changed` when it commits, whoever writes it (admin CLI,
+ * SQL console): every gateway replica listening drops its cache of verified keys at once.
+ */
+class NotifyAccessChanges extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create function notify_access_changed() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify('gateway_access_changed', tg_table_name);
+        return null;
+      end $$`);
+    this.addSql(`create trigger api_keys_access_changed after update or delete or truncate on api_keys
+      for each statement execute function notify_access_changed()`);
+    this.addSql(`create trigger companies_access_changed after update or delete or truncate on companies
+      for each statement execute function notify_access_changed()`);
+    this.addSql(`create trigger company_members_access_changed after delete or update or truncate on company_members
+      for each statement execute function notify_access_changed()`);
+  }
+}
+
+export const gatewayMigrations: MigrationList = [
+  { name: '0001-create-gateway-tables', class: CreateGatewayTables },
+  { name: '0002-notify-access-changes', class: NotifyAccessChanges },
+];

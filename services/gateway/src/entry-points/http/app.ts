@@ -1,11 +1,14 @@
 import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
 import { createApp } from '@finance/shared/http/create-app';
+import { OutageLog } from '@finance/shared/http/dependency-outage';
 import { verifyJsonDepth } from '@finance/shared/http/json-depth';
+import type { DrainState } from '@finance/shared/http/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
+import type { KeyCache } from '../../domain/key-cache.ts';
 import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
@@ -23,6 +26,10 @@ export interface GatewayDeps {
   routes: RouteContract[];
   /** Extra routers mounted before authentication (the queue dashboard). */
   adminRouter?: express.Router;
+  /** Shutdown state (readiness 503 and `connection: close` while draining). */
+  drain?: DrainState;
+  /** Verified keys kept in memory while revocations are being listened for. */
+  keyCache?: KeyCache;
 }
 
 const DEFAULT_BODY_LIMIT = '1mb';
@@ -38,14 +45,23 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     insights: config.INSIGHTS_URL,
   };
   const openapi = buildOpenApi(routes, API_VERSION);
+  // one outage log per service: its first unreachable call and its return each log one line
+  const outages = {
+    ledger: new OutageLog(deps.logger, 'ledger'),
+    billing: new OutageLog(deps.logger, 'billing'),
+    insights: new OutageLog(deps.logger, 'insights'),
+  };
   return createApp({
     service: 'gateway',
     logger: deps.logger,
+    publicFacing: true,
     // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
     metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
+    drain: deps.drain,
+    // PostgreSQL only: rate limiting fails open without Redis (idempotency lives in each service's
+    // PostgreSQL), so a Redis outage must not take every gateway pod out of the load balancer
     ready: async () => {
       await orm.em.getConnection().execute('select 1');
-      await redis.ping();
     },
     mount: (app) => {
       app.get('/openapi.json', (_req, res) => {
@@ -53,8 +69,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       });
       app.use(docsRouter());
       if (deps.adminRouter) app.use('/admin', deps.adminRouter);
-      app.use(authenticate(orm, config.KEY_PEPPER));
-      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX));
+      app.use(authenticate(orm, config.KEY_PEPPER, deps.keyCache));
+      app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX, config.QUEUE_PREFIX));
       for (const route of routes) {
         if (route.service === 'gateway') continue;
         app[route.method](
@@ -67,7 +83,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
             type: JSON_TYPES,
             verify: verifyJsonDepth,
           }),
-          idempotent(proxyTo(upstream[route.service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS)),
+          idempotent(
+            proxyTo(
+              upstream[route.service],
+              config.INTERNAL_SECRET,
+              config.UPSTREAM_TIMEOUT_MS,
+              outages[route.service],
+            ),
+          ),
         );
       }
     },

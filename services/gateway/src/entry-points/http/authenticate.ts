@@ -2,6 +2,7 @@ import { unauthorized } from '@finance/shared/errors/app-error';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import { type AuthenticatedKey, authenticateKey } from '../../domain/authenticate-key.ts';
+import type { KeyCache } from '../../domain/key-cache.ts';
 
 export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
 
@@ -11,10 +12,10 @@ export const keyOf = (res: Response): AuthenticatedKey => res.locals.key as Auth
  * Every non-public path, known or not, first proves its key: a bad credential is the spec's 401 everywhere.
  * The docs and the queue dashboard answer their own paths before this; anything else under them lands here.
  */
-export function authenticate(orm: MikroORM, pepper: string) {
+export function authenticate(orm: MikroORM, pepper: string, cache?: KeyCache) {
   return async (req: Request, res: Response, next: NextFunction) => {
     if (PUBLIC_PATHS.has(req.path)) return next();
-    const key = await authenticateKey(orm.em.fork(), req.header('authorization'), pepper);
+    const key = await authenticateKey(orm.em, req.header('authorization'), pepper, cache);
     if (!key) throw unauthorized();
     res.locals.key = key;
     next();

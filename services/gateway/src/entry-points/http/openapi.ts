@@ -206,10 +206,13 @@ function operationOf(route: RouteContract, registry: SchemaRegistry) {
   });
   responses['500'] = error('Unexpected server error');
   responses['502'] = error('A service this operation calls answered with an unexpected error');
-  responses['503'] = error('A service or the database is unavailable for a moment; retry after `Retry-After` seconds', {
-    ...passedHeaders,
-    'Retry-After': header('Retry-After'),
-  });
+  responses['503'] = error(
+    'A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`)',
+    {
+      ...passedHeaders,
+      'Retry-After': header('Retry-After'),
+    },
+  );
   const operation: Record<string, unknown> = {
     operationId: route.operationId,
     tags: [route.tag],

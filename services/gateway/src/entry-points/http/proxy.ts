@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
+import type { OutageLog } from '@finance/shared/http/dependency-outage';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@finance/shared/http/idempotency';
 import { internalAgent } from '@finance/shared/http/internal-client';
 import { injectTraceHeaders } from '@finance/shared/telemetry/tracing';
@@ -12,9 +13,10 @@ const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPL
 
 /**
  * Forwards the request to its service with the signed context (and the checked `Idempotency-Key`) and
- * streams the answer back; a service silent for `timeoutMs` is a 503 (a keyed retry then replays).
+ * streams the answer back; a service out of reach or silent for `timeoutMs` is a 503 with Retry-After
+ * (a keyed retry then replays), logged once per outage by `outage`.
  */
-export function proxyTo(baseUrl: string, secret: string, timeoutMs: number) {
+export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outage?: OutageLog) {
   const base = baseUrl.replace(/\/$/, '');
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = injectTraceHeaders({
@@ -37,9 +39,11 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number) {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-    } catch {
+    } catch (err) {
+      outage?.down(err);
       throw new AppError(503, 'Serviço temporariamente indisponível', { headers: { 'retry-after': '5' } });
     }
+    outage?.up();
     res.status(upstream.statusCode);
     for (const name of PASSED_RESPONSE_HEADERS) {
       const value = upstream.headers[name];

@@ -1,6 +1,3 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import { notFoundHandler } from '@finance/shared/http/error-middleware';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import type { QueueRegistry } from '@finance/shared/queue/queues';
@@ -23,11 +20,16 @@ const DASHBOARD_CSP = [
 /**
  * bull-board at `/admin/queues` over every queue of the catalogue (this environment's prefix), to see
  * and retry failed jobs. Without ADMIN_SECRET the path does not exist: like any unknown path, 401 without
- * an API key, 404 with one.
+ * an API key, 404 with one. bull-board (its UI and validation library) loads only when the dashboard is on.
  */
-export function queueDashboardRouter(secret: string | undefined, queues: QueueRegistry): Router {
+export async function queueDashboardRouter(secret: string | undefined, queues: QueueRegistry): Promise<Router> {
   const router = express.Router();
   if (!secret) return router;
+  const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/express'),
+  ]);
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(DASHBOARD_PATH);
   createBullBoard({

@@ -4,6 +4,7 @@ import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
 import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notifications.ts';
 import { CreateInvestments } from './0002-create-investments.ts';
+import { CreateContextTimeZones } from './0003-context-time-zones.ts';
 import { CreateWebhooks } from './0003-create-webhooks.ts';
 
 export const insightsMigrations: MigrationList = [
@@ -14,4 +15,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0003-create-outbox', class: CreateOutboxTable },
   { name: '0003-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0003-create-webhooks', class: CreateWebhooks },
+  { name: '0003-context-time-zones', class: CreateContextTimeZones },
 ];

@@ -2,6 +2,7 @@ import { toIsoMidnight } from '@finance/shared/calendar';
 import type { CategoryRef } from '@finance/shared/clients/ledger-insights-client';
 import { iso } from '@finance/shared/db/context-scope';
 import type { Goal, GoalReminder, GoalValue } from '../../data-access/entities/goal.ts';
+import { goalProgress } from './goal-progress.ts';
 
 export const goalValueView = (value: GoalValue) => ({
   id: value.id,
@@ -41,6 +42,7 @@ export function goalView(
     category_id: goal.categoryId ?? null,
     category: parts.category,
     values: parts.values.map(goalValueView),
+    ...goalProgress(goal.amount, parts.values),
     reminder: parts.reminder ? goalReminderView(parts.reminder) : null,
     profile_id: goal.profileId ?? null,
     user_id: goal.userId,

@@ -1,7 +1,9 @@
-import { type CalendarDate, todayUtc } from '@finance/shared/calendar';
+import type { CalendarDate } from '@finance/shared/calendar';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { snapshotDays, snapshotsInWindow } from '../../data-access/investment-reads.ts';
+import { contextToday } from '../context-today.ts';
 import { computeYieldReport, type YieldReport } from '../yield-periods.ts';
 import { withSnapshotDays, yieldWindowStart } from './yield-window.ts';
 
@@ -14,10 +16,12 @@ export type YieldReportQuery = { date?: CalendarDate; limit: number };
  */
 export async function investmentYieldReport(
   em: EntityManager,
+  ledger: LedgerInsightsClient,
   ctx: CallerContext,
   query: YieldReportQuery,
 ): Promise<YieldReport> {
-  const referenceDate = query.date ?? todayUtc();
+  // the default reference date is the context's today (its time zone)
+  const referenceDate = query.date ?? (await contextToday(ledger, ctx));
   const days = await snapshotDays(em, ctx, referenceDate);
   const snapshots = days.length === 0 ? [] : await snapshotsInWindow(em, ctx, yieldWindowStart(days), referenceDate);
   return withSnapshotDays(computeYieldReport({ snapshots, referenceDate, limit: query.limit }), days);

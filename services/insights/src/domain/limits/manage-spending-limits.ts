@@ -1,4 +1,4 @@
-import { startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { startOfMonth } from '@finance/shared/calendar';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { ownerOf } from '@finance/shared/db/context-scope';
@@ -8,6 +8,7 @@ import { type LimitFrequency, SpendingLimitSchema } from '../../data-access/enti
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
 import { assertCategory } from '../category-check.ts';
+import { contextToday } from '../context-today.ts';
 import { afterIdOf, idPage } from '../cursor-page.ts';
 import { limitViews } from './limit-views.ts';
 import { limitAlerts } from './spending-alerts.ts';
@@ -30,8 +31,13 @@ async function limitOr404(em: EntityManager, ctx: CallerContext, id: string) {
   return limit;
 }
 
-async function viewOne(ledger: LedgerInsightsClient, ctx: CallerContext, limit: Parameters<typeof limitViews>[2][0]) {
-  return (await limitViews(ledger, ctx, [limit]))[0];
+async function viewOne(
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  limit: Parameters<typeof limitViews>[2][0],
+  today?: string,
+) {
+  return (await limitViews(ledger, ctx, [limit], today))[0];
 }
 
 /** A limit created or changed below what is already spent warns now, not at the next purchase. */
@@ -40,8 +46,9 @@ async function viewAndAlert(
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
   limit: Parameters<typeof limitViews>[2][0],
+  today?: string,
 ) {
-  const view = await viewOne(ledger, ctx, limit);
+  const view = await viewOne(ledger, ctx, limit, today);
   const { from, to, spent } = view.current_window;
   await insertNotifications(em, limitAlerts(limit, { from, to }, spent));
   return view;
@@ -55,6 +62,8 @@ export async function createSpendingLimit(
   input: SpendingLimitInput & { amount: number; category_id: string },
 ) {
   const category = await assertCategory(ledger, ctx, input.category_id, input.subcategory_id ?? null);
+  const today = await contextToday(ledger, ctx);
+  const startDate = input.start_date ?? startOfMonth(today);
   const limit = await em.transactional(async (tx) =>
     tx.create(SpendingLimitSchema, {
       ...ownerOf(ctx),
@@ -63,11 +72,11 @@ export async function createSpendingLimit(
       categoryId: input.category_id,
       subcategoryId: input.subcategory_id ?? null,
       frequency: input.frequency ?? 'MONTHLY',
-      startDate: input.start_date ?? startOfMonth(todayUtc()),
+      startDate,
       notificationPercentage: input.notification_percentage ?? 80,
     }),
   );
-  return viewAndAlert(em, ledger, ctx, limit);
+  return viewAndAlert(em, ledger, ctx, limit, today);
 }
 
 export async function listSpendingLimits(

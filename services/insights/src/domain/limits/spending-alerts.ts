@@ -6,7 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SpendingLimit } from '../../data-access/entities/spending-limit.ts';
 import type { NewNotification } from '../../data-access/notification-writes.ts';
 import { limitsOfCategories } from '../../data-access/spending-limit-repository.ts';
-import { type LimitWindow, windowContaining } from '../limit-window.ts';
+import { contextToday } from '../context-today.ts';
+import { countedDays, type LimitWindow, windowContaining } from '../limit-window.ts';
 import { percentageOf, statusOf, windowKey } from './limit-status.ts';
 
 const reais = (cents: number) =>
@@ -47,8 +48,10 @@ export function limitAlerts(limit: SpendingLimit, window: LimitWindow, spent: nu
 }
 
 /**
- * Windows touched by the changed transactions, for the context's limits of their categories, with their
- * spending from one ledger call; returns the notifications due (inserted idempotently by the caller).
+ * Windows touched by the changed transactions dated up to the context's today, for the context's limits of
+ * their categories, with their spending up to today from one ledger call; returns the notifications due
+ * (inserted idempotently by the caller). An entry dated after today (a recurrence's later months) warns
+ * nothing now: the daily limit job notifies its window once that day has come.
  */
 export async function spendingAlertsFor(
   em: EntityManager,
@@ -65,11 +68,13 @@ export async function spendingAlertsFor(
   const categoryIds = [...new Set(changed.map((tx) => tx.category_id as string))];
   if (categoryIds.length === 0) return [];
   const limits = await limitsOfCategories(em, ctx, categoryIds);
+  if (limits.length === 0) return [];
+  const today = await contextToday(ledger, ctx);
   const touched = new Map<string, { limit: SpendingLimit; window: LimitWindow }>();
   for (const limit of limits) {
     for (const tx of changed) {
       const date = parseCalendarDate(tx.date);
-      if (!date || tx.category_id !== limit.categoryId) continue;
+      if (!date || date > today || tx.category_id !== limit.categoryId) continue;
       if (limit.subcategoryId && tx.subcategory_id !== limit.subcategoryId) continue;
       const window = windowContaining(limit.startDate, limit.frequency, date);
       if (date < window.from) continue;
@@ -80,8 +85,7 @@ export async function spendingAlertsFor(
     key,
     category_id: limit.categoryId,
     subcategory_id: limit.subcategoryId ?? null,
-    from: window.from,
-    to: window.to,
+    ...(countedDays(window, today) as LimitWindow),
   }));
   const spent = await ledger.spending(ctx, windows);
   return [...touched.entries()].flatMap(([key, { limit, window }]) => limitAlerts(limit, window, spent[key] ?? 0));

@@ -1,7 +1,7 @@
-import { todayUtc } from '@finance/shared/calendar';
 import type { BillingInsightsClient } from '@finance/shared/clients/billing-insights-client';
 import type { LedgerInsightsClient, Period } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextToday } from '../context-today.ts';
 import { assertPeriod } from './period.ts';
 
 /**
@@ -13,9 +13,10 @@ export async function summaryReport(
   billing: BillingInsightsClient,
   ctx: CallerContext,
   period: Period,
-  today = todayUtc(),
+  today?: string,
 ) {
   const checked = assertPeriod(period);
-  const { bills } = await billing.currentBills(ctx);
-  return ledger.summary(ctx, { ...checked, today, open_bill_ids: bills.map((bill) => bill.id) });
+  const day = today ?? (await contextToday(ledger, ctx));
+  const { bills } = await billing.currentBills(ctx, day);
+  return ledger.summary(ctx, { ...checked, today: day, open_bill_ids: bills.map((bill) => bill.id) });
 }

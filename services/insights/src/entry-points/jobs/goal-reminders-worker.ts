@@ -1,4 +1,5 @@
-import { parseCalendarDate, todayUtc } from '@finance/shared/calendar';
+import { parseCalendarDate } from '@finance/shared/calendar';
+import { now } from '@finance/shared/clock';
 import { type GoalReminderJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
@@ -6,13 +7,16 @@ import { notifyGoalReminders } from '../../domain/goals/notify-goal-reminders.ts
 
 export const GOAL_REMINDERS_SCHEDULER_ID = 'daily-goal-reminders';
 
-/** Daily at 09:00 UTC; a job without `today` acts as the current UTC day. */
+/**
+ * Hourly, so each context's reminders go out within the hour after its local midnight; a job without
+ * `today` acts as each context's current day in its time zone.
+ */
 export async function startGoalRemindersWorker(runtime: ServiceRuntime) {
   await runtime.queues
     .get(QUEUES.goalReminders)
     .upsertJobScheduler(
       GOAL_REMINDERS_SCHEDULER_ID,
-      { pattern: '0 9 * * *', tz: 'UTC' },
+      { pattern: '15 * * * *', tz: 'UTC' },
       { name: 'goal-reminders', data: {} },
     );
   return runtime.startWorker<GoalReminderJob>(
@@ -22,7 +26,7 @@ export async function startGoalRemindersWorker(runtime: ServiceRuntime) {
       if (given !== undefined && parseCalendarDate(given) !== given) {
         throw new UnrecoverableError('bad goal reminder date');
       }
-      return notifyGoalReminders(runtime.orm.em.fork(), given ?? todayUtc());
+      return notifyGoalReminders(runtime.orm.em.fork(), given ?? now());
     },
     1,
   );

@@ -1,16 +1,22 @@
-import type { DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
+import { isValidTimeZone } from '@finance/shared/clock';
+import type { ContextTimeZoneChanged, DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { handleOnce } from '@finance/shared/queue/inbox';
 import { eventProcessor } from '@finance/shared/queue/queues';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
 import { ledgerClientFor } from '../../data-access/ledger.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
 
 const CONSUMER = 'insights';
+export const LEDGER_EVENTS_CONCURRENCY = 16;
 
-/** Consumes ledger events once each (inbox); `transaction.changed` checks the spending limits it touches. */
+/**
+ * Consumes ledger events once each (inbox); `transaction.changed` checks the spending limits it touches;
+ * `context.time_zone_changed` keeps the context's zone for the daily jobs.
+ */
 export function startLedgerEventsWorker(runtime: ServiceRuntime) {
   const { orm, logger } = runtime;
   const ledger = ledgerClientFor(runtime);
@@ -20,6 +26,19 @@ export function startLedgerEventsWorker(runtime: ServiceRuntime) {
       'account.created': async (event) => {
         const applied = await handleOnce(orm.em.fork(), event, CONSUMER, async () => undefined);
         logger.debug({ eventId: event.event_id, applied }, 'account.created consumed');
+      },
+      'context.time_zone_changed': async (event) => {
+        const changed = event as DomainEvent<ContextTimeZoneChanged>;
+        const { time_zone: zone, changed_at: at } = changed.data ?? ({} as ContextTimeZoneChanged);
+        if (
+          !changed.context?.user_id ||
+          !isValidTimeZone(zone) ||
+          typeof at !== 'string' ||
+          Number.isNaN(Date.parse(at))
+        ) {
+          throw new UnrecoverableError('malformed context.time_zone_changed event');
+        }
+        await handleOnce(orm.em.fork(), event, CONSUMER, (tx) => saveContextTimeZone(tx, changed.context, zone, at));
       },
       'transaction.changed': async (event) => {
         const changed = event as DomainEvent<TransactionChanged>;
@@ -34,5 +53,8 @@ export function startLedgerEventsWorker(runtime: ServiceRuntime) {
         });
       },
     }),
+    // each event waits mostly on PostgreSQL (a limit lookup, the inbox insert): more in flight keeps the lag
+    // from commit to a limit's `spent` under a second while the ledger takes creates at full speed
+    LEDGER_EVENTS_CONCURRENCY,
   );
 }

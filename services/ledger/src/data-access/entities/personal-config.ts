@@ -13,6 +13,8 @@ export const PersonalConfigSchema = defineEntity({
     includeInvestments: p.boolean(),
     includeTransfers: p.boolean(),
     showOpenBill: p.boolean(),
+    /** IANA zone of the context's day; null = the default (America/Sao_Paulo). */
+    timeZone: p.string().nullable(),
   },
 });
 export type PersonalConfig = InferEntity<typeof PersonalConfigSchema>;

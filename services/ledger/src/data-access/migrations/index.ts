@@ -14,7 +14,9 @@ import { IndexTransactionsByBill } from './0011-index-transactions-by-bill.ts';
 import { AddRecurrenceEnd } from './0012-recurrence-end.ts';
 import { CreateCardCalendars } from './0013-card-calendars.ts';
 import { MerchantNameNfd } from './0013-merchant-name-nfd.ts';
+import { TaxesDefaultToDeducoes } from './0013-taxes-default-deducoes.ts';
 import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
+import { AddContextTimeZone } from './0014-context-time-zone.ts';
 import { UserEditedFields } from './0015-user-edited-fields.ts';
 
 export const ledgerMigrations: MigrationList = [
@@ -36,4 +38,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0015-user-edited-fields', class: UserEditedFields },
   { name: '0100-create-idempotency-keys', class: CreateIdempotencyKeysTable },
   { name: '0013-card-calendars', class: CreateCardCalendars },
+  { name: '0013-taxes-default-deducoes', class: TaxesDefaultToDeducoes },
+  { name: '0014-context-time-zone', class: AddContextTimeZone },
 ];

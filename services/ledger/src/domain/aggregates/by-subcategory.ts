@@ -17,11 +17,17 @@ export async function totalsBySubcategory(
   ctx: CallerContext,
   period: Period,
 ): Promise<{ items: SubcategoryAggregate[] }> {
+  const statement = subcategoryTotalsStatement(ctx, period);
+  const rows = await runSql<Row>(em, statement.sql, statement.params);
+  return { items: rows.map((row) => ({ ...row, value: Number(row.value) })) };
+}
+
+/** The statement of `totalsBySubcategory` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
+export function subcategoryTotalsStatement(ctx: CallerContext, period: Period): { sql: string; params: unknown[] } {
   const config = contextSql(ctx);
   const scope = contextSql(ctx, 't');
-  const rows = await runSql<Row>(
-    em,
-    `with ${preferencesCte(config.sql)},
+  return {
+    sql: `with ${preferencesCte(config.sql)},
      sums as (
        select t.is_expense, t.subcategory_id is not null as by_sub,
               coalesce(t.subcategory_id, t.category_id) as id, sum(t.amount) as value
@@ -43,7 +49,6 @@ export async function totalsBySubcategory(
      left join subcategories s on sums.by_sub and s.id = sums.id
      left join categories c on not sums.by_sub and c.id = sums.id
      order by sums.value desc, title, sums.id`,
-    [...config.params, ...scope.params, period.start_date, period.end_date],
-  );
-  return { items: rows.map((row) => ({ ...row, value: Number(row.value) })) };
+    params: [...config.params, ...scope.params, period.start_date, period.end_date],
+  };
 }

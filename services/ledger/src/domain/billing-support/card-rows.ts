@@ -1,5 +1,6 @@
 import type { BillAssignment, BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextOfRef } from '@finance/shared/db/context-scope';
 import { AppError, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockCardCalendars } from '../../data-access/card-calendar-repository.ts';
@@ -209,7 +210,7 @@ export async function billCardRowsOfAnyContext<T extends NewTransaction>(
   const result = [...rows];
   for (const indexes of groups.values()) {
     const first = rows[indexes[0]];
-    const ctx = { userId: first.user_id, profileId: first.profile_id, business: false, keyId: null };
+    const ctx = contextOfRef(first);
     const billed = await billCardRows(
       billing,
       ctx,

@@ -1,17 +1,19 @@
+import { DEFAULT_TIME_ZONE } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { CONFIG_DEFAULTS, CONFIG_FLAGS, type ConfigFlag } from '@finance/shared/contracts/ledger/personal-config';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextWhere } from '@finance/shared/db/context-scope';
+import { contextRef, contextWhere } from '@finance/shared/db/context-scope';
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonalConfigSchema } from '../../data-access/entities/personal-config.ts';
 
-export type PersonalConfigInput = Partial<Record<ConfigFlag, boolean>>;
-export type PersonalConfigView = Record<ConfigFlag, boolean> & { configured: boolean };
+export type PersonalConfigInput = Partial<Record<ConfigFlag, boolean>> & { time_zone?: string };
+export type PersonalConfigView = Record<ConfigFlag, boolean> & { time_zone: string; configured: boolean };
 
 /** The preferences in force for a context: saved values, or the defaults with `configured` false. */
 export async function getPersonalConfig(em: EntityManager, ctx: CallerContext): Promise<PersonalConfigView> {
   const saved = await em.findOne(PersonalConfigSchema, contextWhere(ctx));
-  if (!saved) return { ...CONFIG_DEFAULTS, configured: false };
+  if (!saved) return { ...CONFIG_DEFAULTS, time_zone: DEFAULT_TIME_ZONE, configured: false };
   return {
     auto_reconcile_enabled: saved.autoReconcileEnabled,
     include_bill_payments: saved.includeBillPayments,
@@ -19,13 +21,21 @@ export async function getPersonalConfig(em: EntityManager, ctx: CallerContext): 
     include_investments: saved.includeInvestments,
     include_transfers: saved.includeTransfers,
     show_open_bill: saved.showOpenBill,
+    time_zone: saved.timeZone ?? DEFAULT_TIME_ZONE,
     configured: true,
   };
 }
 
+/** The IANA zone whose calendar is the context's "today" (the default until the context sets one). */
+export async function contextTimeZone(em: EntityManager, ctx: CallerContext): Promise<string> {
+  const saved = await em.findOne(PersonalConfigSchema, contextWhere(ctx), { fields: ['timeZone'] });
+  return saved?.timeZone ?? DEFAULT_TIME_ZONE;
+}
+
 /**
- * One upsert: the first save starts from the defaults, later ones change only the flags sent;
- * concurrent first saves meet on the per-context unique index instead of failing.
+ * One upsert: the first save starts from the defaults, later ones change only the fields sent;
+ * concurrent first saves meet on the per-context unique index instead of failing. A `time_zone` sent is
+ * announced (`context.time_zone_changed`, same transaction) to the services that run daily jobs per context.
  */
 export async function updatePersonalConfig(
   em: EntityManager,
@@ -34,14 +44,35 @@ export async function updatePersonalConfig(
 ): Promise<PersonalConfigView> {
   const values = { ...CONFIG_DEFAULTS, ...input };
   const sent = CONFIG_FLAGS.filter((flag) => input[flag] !== undefined);
+  const columns = [...sent, ...(input.time_zone !== undefined ? ['time_zone'] : [])];
   const now = new Date();
-  await em.getConnection().execute(
-    `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, created_at, updated_at)
-     values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?)
-     on conflict (coalesce(profile_id, user_id)) do update set
-       ${[...sent.map((flag) => `${flag} = excluded.${flag}`), 'updated_at = excluded.updated_at'].join(', ')}`,
-    [newId(), ctx.userId, ctx.profileId, ...CONFIG_FLAGS.map((flag) => values[flag]), now, now],
-    'run',
-  );
+  await em.transactional(async (tx) => {
+    const [row] = await tx.getConnection().execute<Array<{ time_zone: string | null; changed_at: string }>>(
+      `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, time_zone, created_at, updated_at)
+       values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?, ?)
+       on conflict (coalesce(profile_id, user_id)) do update set
+         ${[...columns.map((column) => `${column} = excluded.${column}`), 'updated_at = excluded.updated_at'].join(', ')}
+       returning time_zone,
+         to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_at`,
+      [
+        newId(),
+        ctx.userId,
+        ctx.profileId,
+        ...CONFIG_FLAGS.map((flag) => values[flag]),
+        input.time_zone ?? null,
+        now,
+        now,
+      ],
+      'all',
+      tx.getTransactionContext(),
+    );
+    if (input.time_zone !== undefined) {
+      // stamped after the upsert took the row's lock, so concurrent changes are stamped in commit order
+      recordEvent(tx, 'context.time_zone_changed', contextRef(ctx), {
+        time_zone: row.time_zone ?? DEFAULT_TIME_ZONE,
+        changed_at: row.changed_at,
+      });
+    }
+  });
   return getPersonalConfig(em.fork(), ctx);
 }

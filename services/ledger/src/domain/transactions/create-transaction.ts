@@ -1,13 +1,15 @@
-import { type CalendarDate, type Frequency, occurrenceDate, todayUtc } from '@finance/shared/calendar';
+import { type CalendarDate, type Frequency, occurrenceDate } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
+import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
-  insertReturningRows,
   insertTags,
+  insertWithEvent,
   type NewTransaction,
   type TransactionRow,
   visibleAccountIds,
@@ -19,10 +21,11 @@ import {
   type CalendarVersions,
   withCurrentCalendars,
 } from '../billing-support/card-rows.ts';
+import { contextTimeZone } from '../preferences/personal-config.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';
 import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
-import { recordTransactionChanges } from './record-changes.ts';
+import { transactionChangesEvent } from './record-changes.ts';
 import { assertBusinessAllowed, descriptionOf, entryDateOf, type TransactionInput } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
@@ -102,11 +105,14 @@ export async function createTransaction(
   ctx: CallerContext,
   input: CreateTransactionInput,
   billing: BillingClient,
-  today: CalendarDate = todayUtc(),
+  today: CalendarDate | null = null,
 ) {
   validate(ctx, input);
+  // a recurrence's horizon is 12 months after the context's own today (only recurrences need it)
+  const needsToday = today === null && input.type === 'RECURRENT';
+  const day = today ?? (needsToday ? todayIn(await contextTimeZone(em, ctx)) : todayIn());
   const created = await withCurrentCalendars(async () => {
-    const built = buildRows(ctx, input, today);
+    const built = buildRows(ctx, input, day);
     // billing answers before the transaction opens; the calendar version is re-checked inside it
     const seen: CalendarVersions = new Map();
     const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built, seen) : built;
@@ -123,9 +129,13 @@ async function insertCreated(
   seen: CalendarVersions,
 ) {
   const first = rows[0];
-  return em.transactional(async (tx) => {
+  const references = Boolean(
+    input.category_id || input.subcategory_id || input.contact_id || input.cost_center_id || input.tag_ids?.length,
+  );
+  const write = async (tx: EntityManager) => {
     await assertCalendarsCurrent(tx, seen);
-    if (input.account_id) {
+    // with other references to check, the account is checked first, so its 404 comes first as before
+    if (input.account_id && references) {
       const accounts = await visibleAccountIds(tx, ctx, [input.account_id]);
       if (!accounts.has(input.account_id)) throw notFound('Conta não encontrada (account_id)');
     }
@@ -138,7 +148,10 @@ async function insertCreated(
     });
     // a subcategory sent alone files the entry under its category
     if (subcategoryParent) for (const row of rows) row.category_id = subcategoryParent;
-    const inserted = await insertReturningRows(tx, rows);
+    // account check, rows and their event in one statement
+    const event = transactionChangesEvent(ctx, 'created', rows);
+    const inserted = await insertWithEvent(tx, ctx, rows, input.account_id ?? null, event);
+    if (inserted.length === 0) throw notFound('Conta não encontrada (account_id)');
     await insertTags(
       tx,
       rows.map((row) => row.id),
@@ -151,7 +164,11 @@ async function insertCreated(
         [first.id, first.date, first.frequency, rows.length],
       );
     }
-    recordTransactionChanges(tx, ctx, 'created', rows);
     return inserted.find((row) => row.id === first.id) as TransactionRow;
-  });
+  };
+  // a create that is that one statement needs no transaction around it (one round trip instead of three);
+  // a card's calendar versions are re-checked inside a transaction, and under an Idempotency-Key the key's
+  // record commits with the write, which only a transaction carries (IdempotencySubscriber)
+  const oneStatement = !references && first.type !== 'RECURRENT' && seen.size === 0 && !servingIdempotentRequest();
+  return oneStatement ? write(em) : em.transactional(write);
 }

@@ -1,5 +1,6 @@
 import { addDays, type CalendarDate, type Frequency } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
+import { DEFAULT_TIME_ZONE, now, todayIn } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   execute,
@@ -26,20 +27,26 @@ interface SeriesRow {
   next_index: number;
   /** Exclusive end set by "delete this and next"; null while the series runs on. */
   ends_before: CalendarDate | null;
+  /** IANA zone of the series' context: its "today" moves the horizon. */
+  time_zone: string;
 }
 
+/** A series' horizon from its context's zone. */
+type HorizonOf = (zone: string) => CalendarDate;
+
 /**
- * Extends every open recurrence up to 12 months after `today`, a batch of series per transaction.
+ * Extends every open recurrence up to 12 months after its context's today (`at` is an instant, read in
+ * each context's time zone; a calendar date acts as today for every context), a batch of series per transaction.
  * Idempotent: positions already written are skipped by the unique (series, position) index, so a rerun
  * or a run after days of downtime leaves exactly one occurrence per date.
  */
 export async function extendRecurrences(
   em: EntityManager,
-  today: CalendarDate,
+  at: CalendarDate | Date = now(),
   batchSize = 200,
   billing: BillingClient | null = null,
 ): Promise<{ series: number; created: number }> {
-  const horizon = recurrenceHorizon(today);
+  const horizonOf: HorizonOf = (zone) => recurrenceHorizon(typeof at === 'string' ? at : todayIn(zone, at));
   let after = '00000000-0000-0000-0000-000000000000';
   const totals = { series: 0, created: 0 };
   for (;;) {
@@ -48,7 +55,7 @@ export async function extendRecurrences(
       const seen: CalendarVersions = new Map();
       const planned: PlannedBills = new Map();
       if (billing) {
-        const preview = await pendingBatch(em.fork(), after, batchSize, horizon, false);
+        const preview = await pendingBatch(em.fork(), after, batchSize, horizonOf, false);
         const billed = await billCardRowsOfAnyContext(billing, preview.built, seen);
         for (const row of billed) {
           if (row.credit_card_id && row.bill_id && row.billed_at) {
@@ -62,7 +69,7 @@ export async function extendRecurrences(
       }
       return em.fork().transactional(async (tx) => {
         await assertCalendarsCurrent(tx, seen);
-        const { series, built, templateIdOf } = await pendingBatch(tx, after, batchSize, horizon, true);
+        const { series, built, templateIdOf, horizons } = await pendingBatch(tx, after, batchSize, horizonOf, true);
         if (series.length === 0) return { last: null, created: 0, size: 0 };
         const ids = series.map((row) => row.series_id);
         const rows = built.map((row) =>
@@ -83,12 +90,12 @@ export async function extendRecurrences(
           tx,
           `update recurrence_series r set updated_at = now(),
            next_index = greatest(r.next_index, coalesce(m.next, 0)),
-           ended = coalesce(r.ends_before <= ?::date, false)
+           ended = coalesce(r.ends_before <= m.horizon, false)
              or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
-         from (select s.id, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
-               from unnest(?::uuid[]) as s(id)) m
+         from (select s.id, s.horizon, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
+               from jsonb_to_recordset(?::jsonb) as s(id uuid, horizon date)) m
          where r.series_id = m.id`,
-          [horizon, `{${ids.join(',')}}`],
+          [JSON.stringify(ids.map((id) => ({ id, horizon: horizons.get(id) })))],
         );
         recordChangesByContext(
           tx,
@@ -106,16 +113,21 @@ export async function extendRecurrences(
 }
 
 /** The open series after `after` and the occurrences each still needs (locked, skipping locked ones, when `lock`). */
-async function pendingBatch(em: EntityManager, after: string, batchSize: number, horizon: CalendarDate, lock: boolean) {
+async function pendingBatch(em: EntityManager, after: string, batchSize: number, horizonOf: HorizonOf, lock: boolean) {
   const series = await execute<SeriesRow>(
     em,
-    `select series_id, to_char(anchor, 'YYYY-MM-DD') as anchor, frequency, next_index,
-            to_char(ends_before, 'YYYY-MM-DD') as ends_before from recurrence_series
-     where not ended and series_id > ? order by series_id limit ?${lock ? ' for update skip locked' : ''}`,
-    [after, batchSize],
+    `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
+            to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
+            coalesce((select c.time_zone from transactions t
+                        join personal_configs c on coalesce(c.profile_id, c.user_id) = coalesce(t.profile_id, t.user_id)
+                      where t.id = r.series_id), ?) as time_zone
+     from recurrence_series r
+     where not r.ended and r.series_id > ? order by r.series_id limit ?${lock ? ' for update of r skip locked' : ''}`,
+    [DEFAULT_TIME_ZONE, after, batchSize],
   );
   const templateIdOf = new Map<string, string>();
-  if (series.length === 0) return { series, built: [] as NewTransaction[], templateIdOf };
+  const horizons = new Map(series.map((s) => [s.series_id, horizonOf(s.time_zone)]));
+  if (series.length === 0) return { series, built: [] as NewTransaction[], templateIdOf, horizons };
   const ids = series.map((row) => row.series_id);
   // the latest live member is the template, so edits "this and next" carry on
   const templates = await selectTransactions(
@@ -129,6 +141,7 @@ async function pendingBatch(em: EntityManager, after: string, batchSize: number,
   const built = series.flatMap((s) => {
     const template = templateOf.get(s.series_id);
     if (!template) return [];
+    const horizon = horizons.get(s.series_id)!;
     const last = s.ends_before && s.ends_before <= horizon ? addDays(s.ends_before, -1) : horizon;
     return pendingOccurrences(s.anchor, s.frequency, last, s.next_index).map((date, k) => {
       const row = nextMember(template, date, s.next_index + k);
@@ -136,5 +149,5 @@ async function pendingBatch(em: EntityManager, after: string, batchSize: number,
       return row;
     });
   });
-  return { series, built, templateIdOf };
+  return { series, built, templateIdOf, horizons };
 }

@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextRef } from '@finance/shared/db/context-scope';
+import { contextOfRef, contextRef } from '@finance/shared/db/context-scope';
 import type { TransactionChanged } from '@finance/shared/queue/catalogue';
-import { recordEvent } from '@finance/shared/queue/outbox';
+import { outboxEvent, recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TransactionRow } from '../../data-access/transaction-repository.ts';
 import { eventItem } from './transaction-view.ts';
@@ -28,6 +28,13 @@ export function recordTransactionChanges(
   recordEvent(em, 'transaction.changed', contextRef(ctx), { change, transactions });
 }
 
+/** The same `transaction.changed` as an outbox row for a statement that inserts it itself (`insertWithEvent`). */
+export function transactionChangesEvent(ctx: CallerContext, change: TransactionChanged['change'], rows: ChangedRow[]) {
+  const transactions = rows.map((row) => eventItem({ ...row, amount: Number(row.amount) }));
+  const { id, payload } = outboxEvent('transaction.changed', contextRef(ctx), { change, transactions });
+  return { id, type: 'transaction.changed', payload };
+}
+
 /** Same event for rows of several contexts (jobs): one event per context. */
 export function recordChangesByContext(
   em: EntityManager,
@@ -40,7 +47,7 @@ export function recordChangesByContext(
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
   for (const group of groups.values()) {
-    const ctx = { userId: group[0].user_id, profileId: group[0].profile_id, business: false, keyId: null };
+    const ctx = contextOfRef(group[0]);
     recordTransactionChanges(em, ctx, change, group);
   }
 }

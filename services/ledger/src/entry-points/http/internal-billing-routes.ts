@@ -3,12 +3,10 @@ import type {
   CardCalendarInput,
   PreviousBalanceEntry,
 } from '@finance/shared/clients/ledger-billing-client';
-import type { CallerContext } from '@finance/shared/context/signed-context';
 import { anyUuid, calendarDate, positiveCents } from '@finance/shared/contracts/common';
-import { callerOf } from '@finance/shared/http/service-routes';
-import { type Validated, validateRequest } from '@finance/shared/http/validate';
+import { internalHandler } from '@finance/shared/http/service-routes';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import Joi from 'joi';
 import { billTotals, billTransactions } from '../../domain/billing-support/bill-contents.ts';
 import {
@@ -18,6 +16,7 @@ import {
   deleteCardTransactions,
   rebillCard,
 } from '../../domain/billing-support/bill-moves.ts';
+import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
 const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
 
@@ -25,11 +24,7 @@ const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
 export function mountInternalBillingRoutes(router: Router, runtime: ServiceRuntime): void {
   const { orm } = runtime;
   const internal = express.Router();
-  const answer =
-    (schemas: Parameters<typeof validateRequest>[0], run: (input: Validated, ctx: CallerContext) => Promise<unknown>) =>
-    async (req: Request, res: Response) => {
-      res.json(await run(validateRequest(schemas, req), callerOf(res)));
-    };
+  const answer = internalHandler;
   internal.post(
     '/internal/v1/card-transactions/search',
     answer(
@@ -42,6 +37,8 @@ export function mountInternalBillingRoutes(router: Router, runtime: ServiceRunti
         return {
           transactions: await billTransactions(em, ctx, body.credit_card_id, body.bill_ids),
           totals: await billTotals(em, ctx, body.totals_bill_ids),
+          // the bill's status depends on the context's today: its zone comes in the same call
+          time_zone: await contextTimeZone(em, ctx),
         };
       },
     ),

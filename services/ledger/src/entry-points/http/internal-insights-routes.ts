@@ -3,12 +3,10 @@ import {
   type Period,
   type SpendingWindow,
 } from '@finance/shared/clients/ledger-insights-client';
-import type { CallerContext } from '@finance/shared/context/signed-context';
 import { anyUuid, calendarDate } from '@finance/shared/contracts/common';
-import { callerOf } from '@finance/shared/http/service-routes';
-import { type Validated, validateRequest } from '@finance/shared/http/validate';
+import { internalHandler } from '@finance/shared/http/service-routes';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import Joi from 'joi';
 import { totalsBySubcategory } from '../../domain/aggregates/by-subcategory.ts';
 import { categoryRefs } from '../../domain/aggregates/category-refs.ts';
@@ -40,12 +38,7 @@ const windows = Joi.array()
 export function mountInternalInsightsRoutes(router: Router, runtime: ServiceRuntime): void {
   const { orm } = runtime;
   const internal = express.Router();
-  const answer =
-    (schemas: Parameters<typeof validateRequest>[0], run: (input: Validated, ctx: CallerContext) => Promise<unknown>) =>
-    async (req: Request, res: Response) => {
-      const input = validateRequest(schemas, req);
-      res.json(await run(input, callerOf(res)));
-    };
+  const answer = internalHandler;
   internal.post(
     PATHS.categoryRefs,
     answer({ body: Joi.object({ category_ids: ids, subcategory_ids: ids }) }, (input, ctx) =>

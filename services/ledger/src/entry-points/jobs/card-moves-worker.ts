@@ -1,3 +1,4 @@
+import { contextOfRef, contextRefSchema } from '@finance/shared/db/context-scope';
 import { type CardMovesJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, UnrecoverableError } from 'bullmq';
@@ -6,10 +7,7 @@ import { billingFor } from '../../billing-client.ts';
 import { moveCardsInBilling } from '../../domain/billing-support/account-cards.ts';
 
 const jobData = Joi.object({
-  context: Joi.object({
-    user_id: Joi.string().guid().required(),
-    profile_id: Joi.string().guid().allow(null).required(),
-  }).required(),
+  context: contextRefSchema.required(),
   from_account_id: Joi.string().guid().required(),
   to_account_id: Joi.string().guid().required(),
 }).unknown(true);
@@ -21,7 +19,7 @@ export function startCardMovesWorker(runtime: ServiceRuntime) {
     async (job: Job<CardMovesJob>) => {
       const { error, value } = jobData.validate(job.data);
       if (error) throw new UnrecoverableError('Movimentação de cartões inválida');
-      const ctx = { userId: value.context.user_id, profileId: value.context.profile_id, business: false, keyId: null };
+      const ctx = contextOfRef(value.context);
       const moved = await moveCardsInBilling(billingFor(runtime), ctx, value.from_account_id, value.to_account_id);
       return { moved: moved.length };
     },

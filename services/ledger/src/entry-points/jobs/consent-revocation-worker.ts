@@ -1,3 +1,4 @@
+import { contextOfRef } from '@finance/shared/db/context-scope';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { eventProcessor } from '@finance/shared/queue/queues';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
@@ -21,7 +22,7 @@ export function startConsentRevocationWorker(
         if (typeof connectionId !== 'string' || !UUID.test(connectionId) || !context?.user_id) {
           throw new UnrecoverableError('Pedido de revogação inválido');
         }
-        const ctx = { userId: context.user_id, profileId: context.profile_id ?? null, business: false, keyId: null };
+        const ctx = contextOfRef(context);
         const outcome = await revokeConsent(runtime.orm.em.fork(), ctx, connectionId, connector);
         if (outcome === 'unknown') throw new UnrecoverableError('Conexão não encontrada para revogação');
       },

@@ -1,4 +1,5 @@
 import { BillingImportClient } from '@finance/shared/clients/billing-import-client';
+import { contextOfRef, contextRefSchema } from '@finance/shared/db/context-scope';
 import { AppError } from '@finance/shared/errors/app-error';
 import { InternalClient } from '@finance/shared/http/internal-client';
 import { type ImportJob, type InvestmentsImported, QUEUES } from '@finance/shared/queue/catalogue';
@@ -19,10 +20,7 @@ const FAILED_MESSAGE = 'Falha ao processar a importação; envie-a novamente';
 
 const jobData = Joi.object({
   background_job_id: Joi.string().guid().required(),
-  context: Joi.object({
-    user_id: Joi.string().guid().required(),
-    profile_id: Joi.string().guid().allow(null).required(),
-  }).required(),
+  context: contextRefSchema.required(),
 });
 
 const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -63,7 +61,7 @@ export function startImportWorker(runtime: ServiceRuntime) {
       if (error) throw new UnrecoverableError(`Tarefa de importação inválida: ${error.message}`);
       const data = value as ImportJob;
       const em = runtime.orm.em.fork();
-      const ctx = { userId: data.context.user_id, profileId: data.context.profile_id, business: false, keyId: null };
+      const ctx = contextOfRef(data.context);
       const [record] = await execute<{ state: string }>(
         em,
         `select state from background_jobs where id = ? and user_id = ? and profile_id is not distinct from ?::uuid`,

@@ -1,4 +1,5 @@
 import { todayUtc } from '@finance/shared/calendar';
+import { now } from '@finance/shared/clock';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { billingFor } from '../../billing-client.ts';
@@ -6,15 +7,18 @@ import { extendRecurrences } from '../../domain/transactions/extend-recurrences.
 
 const JOB = 'extend-recurrences';
 
-/** Daily scheduler plus a catch-up run at start, so a week of downtime is made up at once. */
+/**
+ * Hourly scheduler (each context's horizon moves at its own local midnight; a run that finds nothing new
+ * writes nothing) plus a catch-up run at start, so a week of downtime is made up at once.
+ */
 export async function startRecurrenceWorker(runtime: ServiceRuntime) {
   const worker = runtime.startWorker(
     QUEUES.recurrence,
-    () => extendRecurrences(runtime.orm.em.fork(), todayUtc(), 200, billingFor(runtime)),
+    () => extendRecurrences(runtime.orm.em.fork(), now(), 200, billingFor(runtime)),
     1,
   );
   const queue = runtime.queues.get(QUEUES.recurrence);
-  await queue.upsertJobScheduler('recurrence-horizon', { pattern: '0 3 * * *', tz: 'UTC' }, { name: JOB, data: {} });
+  await queue.upsertJobScheduler('recurrence-horizon', { pattern: '5 * * * *', tz: 'UTC' }, { name: JOB, data: {} });
   // one catch-up per day and process start; the job id dedupes replicas starting together
   await queue.add(JOB, {}, { jobId: `catch-up-${todayUtc()}` });
   return worker;

@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Topology {
+  url: string;
+  /** RSS in MB of `npm start`'s wrapper and each service process, by name. */
+  rss(): Record<string, number>;
+  stop(): Promise<void>;
+}
+
+function rssMb(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The service processes `scripts/start.ts` spawned, named by the entry file on their command line. */
+function childrenOf(parent: number): Record<string, number> {
+  const found: Record<string, number> = {};
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== parent) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const name = /services\/(\w+)\/src\/main\.ts/.exec(cmdline)?.[1];
+      if (name) found[name] = Number(entry);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return found;
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`npm start not ready after ${timeoutMs} ms`);
+}
+
+/**
+ * The production topology as `npm start` runs it: four processes (gateway, ledger, billing, insights, each
+ * with its workers) under the `scripts/start.ts` wrapper, `NODE_ENV=production`, on free ports.
+ */
+export async function startTopology(env: Record<string, string>): Promise<Topology> {
+  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const url = `http://127.0.0.1:${base}`;
+  const child = spawn(process.execPath, ['scripts/start.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(base),
+      LEDGER_URL: `http://127.0.0.1:${base + 1}`,
+      BILLING_URL: `http://127.0.0.1:${base + 2}`,
+      INSIGHTS_URL: `http://127.0.0.1:${base + 3}`,
+      INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef',
+      ...env,
+    },
+  });
+  await waitReady(url, child, 120_000);
+  const pid = child.pid as number;
+  return {
+    url,
+    rss() {
+      const figures: Record<string, number> = {};
+      const wrapper = rssMb(pid);
+      if (wrapper !== null) figures.wrapper = wrapper;
+      for (const [name, childPid] of Object.entries(childrenOf(pid))) {
+        const value = rssMb(childPid);
+        if (value !== null) figures[name] = value;
+      }
+      return figures;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Samples `rss()` every `everyMs` while `work` runs and returns the highest figure of each process. */
+export async function peakRss<T>(
+  topology: Topology,
+  work: () => Promise<T>,
+  everyMs = 500,
+): Promise<{ result: T; peak: Record<string, number> }> {
+  const peak: Record<string, number> = {};
+  const sample = () => {
+    for (const [name, mb] of Object.entries(topology.rss())) peak[name] = Math.max(peak[name] ?? 0, mb);
+  };
+  const timer = setInterval(sample, everyMs);
+  try {
+    const result = await work();
+    sample();
+    return { result, peak };
+  } finally {
+    clearInterval(timer);
+  }
+}

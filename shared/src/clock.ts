@@ -1,0 +1,52 @@
+// The one clock of the system: every "now" and every "today" reads it. Production reads the real time;
+// the in-process test stack can fix it (`TestStack.setNow`) to test day boundaries.
+
+let fixed: number | null = null;
+
+export function now(): Date {
+  return new Date(fixed ?? Date.now());
+}
+
+/** Fixes the clock at an instant (ISO 8601 with offset); `null` returns to the real time. For tests only. */
+export function setNow(instant: string | Date | null): void {
+  if (instant === null) {
+    fixed = null;
+    return;
+  }
+  const ms = instant instanceof Date ? instant.getTime() : Date.parse(instant);
+  if (Number.isNaN(ms)) throw new RangeError(`invalid instant: ${String(instant)}`);
+  fixed = ms;
+}
+
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
+// IANA names are words joined by "/" (Etc/GMT+3 included); offsets such as "-03:00", which Intl also takes, are not names
+const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+
+/** The canonical IANA name (`america/manaus` → `America/Manaus`) of a zone `Intl` knows; null otherwise. */
+export function canonicalTimeZone(zone: unknown): string | null {
+  if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64 || !IANA_NAME.test(zone)) return null;
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** True for an IANA time zone name `Intl` knows (e.g. `America/Manaus`, `UTC`). */
+export function isValidTimeZone(zone: unknown): zone is string {
+  return canonicalTimeZone(zone) !== null;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date in `zone` at `instant` (default: the clock's now). */
+export function todayIn(zone: string = DEFAULT_TIME_ZONE, instant: Date = now()): string {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(zone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}

@@ -1,0 +1,68 @@
+import { type Tenant, TestStack } from '../../support/stack.ts';
+import { waitFor } from '../../support/wait-for.ts';
+import { newAccount } from './fixtures.ts';
+
+describe('transactions: a plain create is one statement with its event', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+  let accountId: string;
+  let ledgerSql: string[] | null = null;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({
+      onQuery: (service, sql) => {
+        if (service === 'ledger' && ledgerSql) ledgerSql.push(sql.split(String.fromCharCode(27)).join(''));
+      },
+    });
+    tenant = await stack.tenant();
+    accountId = await newAccount(tenant.api, 10000);
+  });
+  afterAll(() => stack?.stop());
+
+  const body = () => ({ amount: 4590, date: '2026-03-10', is_expense: true, title: 'Café', account_id: accountId });
+  const outboxOf = (id: string) =>
+    stack.sql<{ id: string }>(
+      `select id from ledger.outbox_events where payload->'data'->'transactions' @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
+      [id],
+    );
+
+  it('when an entry with only its account is created, then the ledger runs one statement: account check, row and outbox event', async () => {
+    ledgerSql = [];
+    const response = await tenant.api.post('/v1/transactions', body());
+    const statements = ledgerSql;
+    ledgerSql = null;
+    expect(response.status).toBe(201);
+    // the outbox relay polls meanwhile: only the request's statements touch accounts or transactions
+    const own = statements.filter((sql) => /\b(from accounts|into transactions)\b/.test(sql));
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatch(/insert into outbox_events/);
+    const [event] = await outboxOf(response.body.id);
+    expect(event).toBeDefined();
+    // the event still reaches its consumer
+    await waitFor(async () =>
+      (await stack.sql('select 1 from insights.processed_events where event_id = $1', [event.id])).length === 1
+        ? true
+        : undefined,
+    );
+  });
+
+  it("when the account is another context's, then 404 and neither the row nor an event is written", async () => {
+    const other = await stack.tenant();
+    const before = await stack.sql<{ n: number }>(
+      'select (select count(*) from ledger.transactions)::int + (select count(*) from ledger.outbox_events)::int as n',
+    );
+    const response = await other.api.post('/v1/transactions', body());
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ statusCode: 404, message: 'Conta não encontrada (account_id)' });
+    const after = await stack.sql<{ n: number }>(
+      'select (select count(*) from ledger.transactions)::int + (select count(*) from ledger.outbox_events)::int as n',
+    );
+    expect(after[0].n).toBe(before[0].n);
+  });
+
+  it('when many plain creates race, then every row has exactly one event', async () => {
+    const responses = await Promise.all(Array.from({ length: 30 }, () => tenant.api.post('/v1/transactions', body())));
+    expect(responses.map((r) => r.status)).toEqual(Array(30).fill(201));
+    for (const response of responses) expect(await outboxOf(response.body.id)).toHaveLength(1);
+  });
+});
