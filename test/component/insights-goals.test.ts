@@ -1,4 +1,5 @@
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const FOOD = 'c0000000-0000-4000-8000-000000000001';
 const MISSING = '0190a000-0000-7000-8000-000000000000';
@@ -18,7 +19,7 @@ describe('insights: goals, goal values, reminders and notifications through the 
   const runReminders = async (today: string) => {
     const queue = stack.service('insights').runtime.queues.get('insights.goal-reminders');
     const job = await queue.add('goal-reminders', { today });
-    for (let i = 0; i < 200 && !(await job.isCompleted()); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => job.isCompleted());
     expect(await job.isCompleted()).toBe(true);
   };
 

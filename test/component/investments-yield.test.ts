@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type InvestmentsImported, QUEUES } from '@finance/shared/queue/catalogue';
 import type { Job } from 'bullmq';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 type Investment = InvestmentsImported['investments'][number];
 
@@ -78,11 +79,7 @@ describe('insights: investment snapshots from the import queue and GET /v1/inves
   });
 
   const settle = async (job: Job) => {
-    for (let i = 0; i < 400; i++) {
-      const state = await job.getState();
-      if (state === 'completed' || state === 'failed') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 20_000, 50);
     return stack
       .service('insights')
       .runtime.queues.get(job.queueName as never)

@@ -5,6 +5,7 @@ import { revokeConsent } from '../../services/ledger/src/domain/open-banking/rev
 import type { ApiClient } from '../support/api-client.ts';
 import { importAndWait } from '../support/imports.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const connectionPayload = (id: string) => ({
   connection: { id, institution: 'Banco Exemplo' },
@@ -45,14 +46,11 @@ describe('consent revocation: deleting the last account of a connection', () => 
   const revocations = (connectionId: string) =>
     stack.sql('select * from ledger.consent_revocations where connection_id = $1', [connectionId]);
 
-  async function untilRevoked(api: ApiClient, externalId: string) {
-    for (let i = 0; i < 200; i++) {
+  const untilRevoked = (api: ApiClient, externalId: string) =>
+    waitFor(async () => {
       const connection = await connectionOf(api, externalId);
-      if (connection.status === 'REVOKED') return connection;
-      await sleep(100);
-    }
-    return connectionOf(api, externalId);
-  }
+      return connection.status === 'REVOKED' && connection;
+    });
 
   it('when the last live account of a connection is deleted, then the consent is revoked once and the connection shows REVOKED', async () => {
     const { job } = await importAndWait(tenant.api, connectionPayload('conn-a'));
@@ -92,7 +90,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
         context: { user_id: tenant.userId, profile_id: null },
         data: { connection_id: connectionId },
       });
-    for (let i = 0; i < 200 && !(await event.isCompleted()); i++) await sleep(100);
+    await waitFor(() => event.isCompleted());
     expect(await event.isCompleted()).toBe(true);
     expect(await revocations(connectionId)).toHaveLength(1);
     expect((await connectionOf(tenant.api, 'conn-a')).revoked_at).toBe(revoked.revoked_at);

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { importAndWait } from '../support/imports.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const payload = (connectionId = 'conn-1') => ({
   connection: { id: connectionId, institution: 'Banco Exemplo' },
@@ -456,7 +456,7 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
     const added = await queue.add('open-banking.import', { background_job_id: 'nope' } as never, {
       jobId: 'poisoned-1',
     });
-    for (let i = 0; i < 200 && !(await added.isFailed()); i++) await sleep(100);
+    await waitFor(() => added.isFailed());
     const job = await queue.getJob('poisoned-1');
     expect(job?.failedReason).toMatch(/^Tarefa de importação inválida/);
     expect(job?.attemptsMade).toBe(1);

@@ -4,9 +4,9 @@ import { startTelemetry } from '@finance/shared/telemetry/tracing';
 import { loadBillingConfig } from './config.ts';
 
 const config = loadBillingConfig();
-await startTelemetry('billing', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-// imported after telemetry starts, so pg, ioredis and undici load already patched
+const telemetry = await startTelemetry('billing', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+// imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startService } = await import('@finance/shared/service/start-service');
 const { billingService } = await import('./billing-service.ts');
 const logger = createLogger('billing', config.LOG_LEVEL);
-await runMain('billing', () => startService(billingService, config, { logger }), logger);
+await runMain('billing', () => startService(billingService, config, { logger, telemetry }), logger);

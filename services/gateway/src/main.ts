@@ -4,8 +4,8 @@ import { startTelemetry } from '@finance/shared/telemetry/tracing';
 import { loadGatewayConfig } from './config.ts';
 
 const config = loadGatewayConfig();
-await startTelemetry('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-// imported after telemetry starts, so pg, ioredis and undici load already patched
+const telemetry = await startTelemetry('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+// imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startGateway } = await import('./start-gateway.ts');
 const logger = createLogger('gateway', config.LOG_LEVEL);
-await runMain('gateway', () => startGateway(config, logger), logger);
+await runMain('gateway', () => startGateway(config, logger, { telemetry }), logger);

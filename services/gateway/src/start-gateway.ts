@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '@finance/shared/logger';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { QueueRegistry } from '@finance/shared/queue/queues';
 import { createRedis } from '@finance/shared/queue/redis';
+import { flushTelemetry, type Telemetry } from '@finance/shared/telemetry/tracing';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GatewayConfig } from './config.ts';
 import { AccessChangeListener } from './data-access/access-changes.ts';
@@ -40,6 +41,7 @@ export async function openGatewayOrm(config: Pick<GatewayConfig, 'DATABASE_URL'>
 export async function startGateway(
   config: GatewayConfig,
   logger: Logger = createLogger('gateway', config.LOG_LEVEL),
+  options: { telemetry?: Telemetry | null } = {},
 ): Promise<RunningService> {
   const orm = await openGatewayOrm(config);
   if (config.MIGRATE_ON_START) await migrateSchema(orm, config.DATABASE_URL, GATEWAY_SCHEMA);
@@ -75,6 +77,8 @@ export async function startGateway(
       await queues.close();
       redis.disconnect();
       if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
+      // last: the spans of the requests drained above are exported before the process exits
+      await flushTelemetry(options.telemetry, config.SHUTDOWN_TIMEOUT_MS, logger);
     },
   };
 }

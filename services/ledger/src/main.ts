@@ -4,9 +4,9 @@ import { startTelemetry } from '@finance/shared/telemetry/tracing';
 import { loadLedgerConfig } from './config.ts';
 
 const config = loadLedgerConfig();
-await startTelemetry('ledger', config.OTEL_EXPORTER_OTLP_ENDPOINT);
-// imported after telemetry starts, so pg, ioredis and undici load already patched
+const telemetry = await startTelemetry('ledger', config.OTEL_EXPORTER_OTLP_ENDPOINT);
+// imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startService } = await import('@finance/shared/service/start-service');
 const { ledgerService } = await import('./ledger-service.ts');
 const logger = createLogger('ledger', config.LOG_LEVEL);
-await runMain('ledger', () => startService(ledgerService, config, { logger }), logger);
+await runMain('ledger', () => startService(ledgerService, config, { logger, telemetry }), logger);

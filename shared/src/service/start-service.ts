@@ -16,6 +16,7 @@ import { EVENT_ROUTES, QUEUES, type QueueName } from '../queue/catalogue.ts';
 import { OutboxRelay } from '../queue/outbox.ts';
 import { QueueRegistry, startWorker, type WorkerOptions } from '../queue/queues.ts';
 import { createRedis, whenConnected } from '../queue/redis.ts';
+import { flushTelemetry, type Telemetry } from '../telemetry/tracing.ts';
 import { retentionTablesOf, startRetentionWorker } from './retention-worker.ts';
 
 export interface ServiceConfig extends CommonConfig {
@@ -68,7 +69,12 @@ export interface RunningService {
 export async function startService(
   definition: ServiceDefinition,
   config: ServiceConfig,
-  options: { logger?: Logger; onQuery?: (sql: string) => void } = {},
+  options: {
+    logger?: Logger;
+    onQuery?: (sql: string) => void;
+    /** The process's tracing (`startTelemetry`), flushed at the end of `stop()`. */
+    telemetry?: Telemetry | null;
+  } = {},
 ): Promise<RunningService> {
   const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
   const orm = await initOrm({
@@ -168,6 +174,8 @@ export async function startService(
         for (const connection of workerConnections) connection.disconnect();
         producerRedis.disconnect();
         if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
+        // last: the spans of the requests and jobs drained above are exported before the process exits
+        await flushTelemetry(options.telemetry, config.SHUTDOWN_TIMEOUT_MS, logger);
       })();
       return stopping;
     },

@@ -1,17 +1,17 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
+import { httpInstrumented, UNTRACED_PATHS } from './tracing.ts';
 
 const tracer = trace.getTracer('finance-http');
-// probes and scrapes every few seconds would bury the traces that matter
-const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * One SERVER span per request, continuing the caller's W3C `traceparent`, named by the matched route.
- * Our own middleware rather than a require-hook instrumentation, so it works however modules load.
+ * One SERVER span per request, continuing the caller's W3C `traceparent`, named by the matched route — the
+ * same span the http/express instrumentations make. It runs only where they did not patch http and express
+ * (tracing started with `instrument: false`: jest loads modules itself, so require/import hooks never see them).
  */
 export function traceRequests(service: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (UNTRACED.has(req.path)) return next();
+    if (httpInstrumented() || UNTRACED_PATHS.has(req.path)) return next();
     const parent = propagation.extract(context.active(), req.headers);
     const span = tracer.startSpan(
       req.method,

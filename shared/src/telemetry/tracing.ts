@@ -3,16 +3,31 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Logger } from '../logger.ts';
 
 export interface TelemetryOptions {
   /** Extra span processors (tests register an in-memory exporter here). */
   spanProcessors?: SpanProcessor[];
-  /** Patch undici, pg and ioredis (production); tests leave it off because jest loads modules itself. */
+  /** Patch http, express, undici, pg and ioredis (production); tests leave it off because jest loads modules itself. */
   instrument?: boolean;
 }
 
-/** True once the undici instrumentation injects trace headers itself, so our code must not add a second copy. */
-let undiciInjects = false;
+/** What `startTelemetry` returns: the SDK, whose `shutdown()` exports the spans still batched. */
+export interface Telemetry {
+  shutdown(): Promise<void>;
+}
+
+/** Paths whose requests get no span: probes and scrapes every few seconds would bury the traces that matter. */
+export const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * True once the http, express and undici instrumentations patch this process: they make the server spans and
+ * inject trace headers themselves, so our middleware and our header injection must stand aside.
+ */
+let instrumented = false;
+
+/** Whether the standard http/express instrumentations make this process's server spans. */
+export const httpInstrumented = () => instrumented;
 
 /**
  * Starts OpenTelemetry tracing: an OTLP/HTTP exporter when an endpoint is configured (the standard
@@ -23,7 +38,7 @@ export async function startTelemetry(
   service: string,
   endpoint: string | undefined,
   options: TelemetryOptions = {},
-): Promise<{ shutdown(): Promise<void> } | null> {
+): Promise<Telemetry | null> {
   const processors = [...(options.spanProcessors ?? [])];
   if (!endpoint && processors.length === 0) return null;
   const instrument = options.instrument ?? Boolean(endpoint);
@@ -36,20 +51,35 @@ export async function startTelemetry(
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })));
   }
-  const instrumentations = instrument ? await loadInstrumentations() : [];
+  const instrumentations = instrument ? await loadInstrumentations(service) : [];
   const sdk = new NodeSDK({ serviceName: service, spanProcessors: processors, instrumentations });
   sdk.start();
-  undiciInjects = instrument;
+  instrumented = instrument;
   return sdk;
 }
 
-async function loadInstrumentations() {
-  const [{ UndiciInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }] = await Promise.all([
+async function loadInstrumentations(service: string) {
+  const [
+    { HttpInstrumentation },
+    { ExpressInstrumentation, ExpressLayerType },
+    { UndiciInstrumentation },
+    { PgInstrumentation },
+    { IORedisInstrumentation },
+  ] = await Promise.all([
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-express'),
     import('@opentelemetry/instrumentation-undici'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-ioredis'),
   ]);
   return [
+    // SERVER spans continuing the caller's W3C traceparent, renamed `METHOD /route` from express's matched route
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '/').split('?')[0]),
+      startIncomingSpanHook: () => ({ 'finance.service': service }),
+    }),
+    // router and handler spans; one per middleware (helmet, logs, metrics…) would only add noise
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
     new UndiciInstrumentation(),
     new PgInstrumentation({ requireParentSpan: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
@@ -58,7 +88,7 @@ async function loadInstrumentations() {
 
 /** Adds the W3C `traceparent`/`tracestate` of the active span to outgoing headers (gateway → service). */
 export function injectTraceHeaders(headers: Record<string, string>): Record<string, string> {
-  if (!undiciInjects) propagation.inject(context.active(), headers);
+  if (!instrumented) propagation.inject(context.active(), headers);
   return headers;
 }
 
@@ -73,3 +103,30 @@ export function activeTraceparent(): string | undefined {
 /** Job metadata (BullMQ's propagation format) that makes a stored traceparent the parent of the job's spans. */
 export const jobTraceMetadata = (traceparent: string | undefined) =>
   traceparent ? { metadata: JSON.stringify({ traceparent }) } : undefined;
+
+/**
+ * Flushes and stops tracing at the end of a stop path, so the spans of the last requests are exported rather
+ * than lost with the process; gives up after `timeoutMs` (an unreachable collector must not hold the exit).
+ */
+export async function flushTelemetry(
+  telemetry: Telemetry | null | undefined,
+  timeoutMs: number,
+  logger?: Pick<Logger, 'warn'>,
+): Promise<void> {
+  if (!telemetry) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      logger?.warn({ timeoutMs }, 'trace export did not finish in time; the last spans are dropped');
+      resolve();
+    }, timeoutMs);
+  });
+  const flushed = telemetry
+    .shutdown()
+    .catch((err: Error) => logger?.warn({ err: err.message }, 'trace export failed at shutdown'));
+  try {
+    await Promise.race([flushed, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
