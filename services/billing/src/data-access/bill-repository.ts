@@ -1,6 +1,7 @@
 import type { CalendarDate } from '@finance/shared/calendar';
 import { newId } from '@finance/shared/db/base-entity';
 import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillDates } from '../domain/bills/bill-calendar.ts';
 
@@ -51,8 +52,7 @@ const toRow = (raw: RawBill): BillRow => ({
   updatedAt: new Date(raw.updated_at),
 });
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
-  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+const run = runSql;
 
 export const byMonth = (rows: BillRow[]) => new Map(rows.map((row) => [row.referenceMonth, row as BillDates]));
 
