@@ -1,6 +1,5 @@
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UnrecoverableError } from 'bullmq';
 import { advanceRun, lockRun, type RunRow } from '../../data-access/recategorization-runs.ts';
 import { execute } from '../../data-access/transaction-repository.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
@@ -52,6 +51,13 @@ async function applyBatch(em: EntityManager, run: RunRow, size: number): Promise
   return result;
 }
 
+/** The run of a job is gone: retrying cannot help (the worker fails the job at once). */
+export class RunNotFound extends Error {
+  constructor(jobId: string) {
+    super(`recategorization run ${jobId} not found`);
+  }
+}
+
 /**
  * One batch in one transaction: the UPDATE, its `transaction.changed` event, the run's cursor and counts and
  * the job's progress commit together, so a worker killed at any point resumes exactly where the last
@@ -60,7 +66,7 @@ async function applyBatch(em: EntityManager, run: RunRow, size: number): Promise
 async function step(em: EntityManager, jobId: string, size: number): Promise<RunRow> {
   return em.transactional(async (tx) => {
     const run = await lockRun(tx, jobId);
-    if (!run) throw new UnrecoverableError(`recategorization run ${jobId} not found`);
+    if (!run) throw new RunNotFound(jobId);
     if (run.finished_at) return run;
     const batch = await applyBatch(tx, run, size);
     const finished = batch.scanned < size;
