@@ -15,23 +15,11 @@ export const SQL_TEXT = /\b(select|insert into|update \w+ set|delete from)\b/i;
  * a listed file without SQL fails the check too, so the entry is removed with the move).
  */
 export const PENDING_SQL_IN_DOMAIN: readonly string[] = [
-  'services/ledger/src/domain/accounts/delete-account.ts',
-  'services/ledger/src/domain/aggregates/by-subcategory.ts',
-  'services/ledger/src/domain/aggregates/category-refs.ts',
-  'services/ledger/src/domain/aggregates/dre.ts',
-  'services/ledger/src/domain/aggregates/run-sql.ts',
-  'services/ledger/src/domain/aggregates/spending.ts',
-  'services/ledger/src/domain/aggregates/summary.ts',
   'services/ledger/src/domain/billing-support/account-cards.ts',
   'services/ledger/src/domain/billing-support/bill-contents.ts',
   'services/ledger/src/domain/billing-support/bill-moves.ts',
-  'services/ledger/src/domain/business/dre-mapping.ts',
-  'services/ledger/src/domain/open-banking/bank-connector.ts',
-  'services/ledger/src/domain/open-banking/connections.ts',
   'services/ledger/src/domain/open-banking/reconcile-forecasts.ts',
-  'services/ledger/src/domain/open-banking/revoke-consent.ts',
   'services/ledger/src/domain/open-banking/run-import.ts',
-  'services/ledger/src/domain/open-banking/start-import.ts',
   'services/ledger/src/domain/open-banking/upsert-accounts.ts',
   'services/ledger/src/domain/open-banking/upsert-transactions.ts',
   'services/ledger/src/domain/preferences/personal-config.ts',
@@ -41,7 +29,6 @@ export const PENDING_SQL_IN_DOMAIN: readonly string[] = [
   'services/ledger/src/domain/rules/recategorize-history.ts',
   'services/ledger/src/domain/transactions/append-installments.ts',
   'services/ledger/src/domain/transactions/create-transaction.ts',
-  'services/ledger/src/domain/transactions/delete-transactions.ts',
   'services/ledger/src/domain/transactions/extend-recurrences.ts',
 ];
 

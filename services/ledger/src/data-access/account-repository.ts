@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextWhere } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { type Account, AccountSchema } from './entities/account.ts';
 import { paidNetByAccount } from './transaction-repository.ts';
@@ -57,5 +58,31 @@ export async function balancesOf(em: EntityManager, accounts: Account[]): Promis
       account.id,
       account.bankBalance ?? account.initialBalance + (nets.get(account.id) ?? 0),
     ]),
+  );
+}
+
+/**
+ * The live transactions an account deletion touches: the account's own, and the other leg of each of its
+ * transfers (`own` false: it stays, in the surviving account, as a plain entry).
+ */
+export async function liveTransactionsOfAccount(em: EntityManager, accountId: string) {
+  return runSql<{ id: string; own: boolean }>(
+    em,
+    `select distinct m.id, m.account_id is not distinct from t.account_id as own from transactions t
+     join transactions m on m.id = t.id or (t.type = 'TRANSFER' and m.connected_transaction_id = t.connected_transaction_id)
+     where t.account_id = ? and t.deleted_at is null and m.deleted_at is null`,
+    [accountId],
+  );
+}
+
+/** The oldest live account of the context becomes its default (after the default one was deleted). */
+export async function makeOldestAccountDefault(em: EntityManager, ctx: CallerContext): Promise<void> {
+  await runSql(
+    em,
+    `update accounts set is_default = true, updated_at = now() where id = (
+       select id from accounts where deleted_at is null and coalesce(profile_id, user_id) = ?
+         and ${ctx.profileId ? 'profile_id = ?' : 'profile_id is null and user_id = ?'}
+       order by created_at, id limit 1)`,
+    [ctx.profileId ?? ctx.userId, ctx.profileId ?? ctx.userId],
   );
 }

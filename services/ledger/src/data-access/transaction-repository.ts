@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
 
@@ -115,9 +116,8 @@ type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
 
 const toRow = (raw: RawRow): TransactionRow => ({ ...raw, amount: Number(raw.amount) });
 
-export async function execute<T = unknown>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
-}
+/** The service's raw-SQL helper is the shared one (runs in the transaction open on `em`). */
+export const execute = runSql;
 
 export async function selectTransactions(em: EntityManager, sql: string, params: unknown[]): Promise<TransactionRow[]> {
   return (await execute<RawRow>(em, sql, params)).map(toRow);
