@@ -22,8 +22,6 @@ export const PENDING_SQL_IN_DOMAIN: readonly string[] = [
   'services/ledger/src/domain/open-banking/run-import.ts',
   'services/ledger/src/domain/open-banking/upsert-accounts.ts',
   'services/ledger/src/domain/open-banking/upsert-transactions.ts',
-  'services/ledger/src/domain/preferences/personal-config.ts',
-  'services/ledger/src/domain/references/assert-references.ts',
   'services/ledger/src/domain/rules/apply-rules-to-transactions.ts',
   'services/ledger/src/domain/rules/queue-recategorization.ts',
   'services/ledger/src/domain/rules/recategorize-history.ts',
