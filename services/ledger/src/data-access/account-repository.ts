@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextKey, contextWhere } from '@finance/shared/db/context-scope';
+import { contextKey, contextSql, contextWhere } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { type Account, AccountSchema } from './entities/account.ts';
@@ -85,4 +85,15 @@ export async function makeOldestAccountDefault(em: EntityManager, ctx: CallerCon
        order by created_at, id limit 1)`,
     [ctx.profileId ?? ctx.userId, ctx.profileId ?? ctx.userId],
   );
+}
+
+/** The account that takes a deleted account's cards: the context's default, else its oldest live account. */
+export async function successorAccount(em: EntityManager, ctx: CallerContext): Promise<{ id: string } | undefined> {
+  const scope = contextSql(ctx);
+  const [successor] = await runSql<{ id: string }>(
+    em,
+    `select id from accounts where deleted_at is null and ${scope.sql} order by is_default desc, created_at, id limit 1`,
+    scope.params,
+  );
+  return successor;
 }

@@ -1,4 +1,8 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
+import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
 import { execute } from './transaction-repository.ts';
 
 /** One apply_to_existing job: what it applies (a snapshot of the rule), where it is and what it changed. */
@@ -60,4 +64,58 @@ export async function advanceRun(
      where job_id = ?`,
     [batch.lastId, batch.scanned, batch.changed, batch.finished, jobId],
   );
+}
+
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
+export interface BatchResult {
+  scanned: number;
+  last_id: string | null;
+  changed: ChangedRow[];
+}
+
+/** The next batch after the cursor, in id order; only rows not already in the rule's category change. */
+export async function applyRecategorizationBatch(em: EntityManager, run: RunRow, size: number): Promise<BatchResult> {
+  const match = matchSql(contextOfRow(run), run);
+  const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
+  const [result] = await runSql<BatchResult>(
+    em,
+    `with batch as (
+       select t.id from transactions t where ${match.sql} and t.id > ? order by t.id limit ?
+     ), changed as (
+       update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
+       from batch b where t.id = b.id and (${differs})
+       returning ${changedColumns()}
+     )
+     select (select count(*) from batch)::int as scanned,
+       (select id from batch order by id desc limit 1) as last_id,
+       coalesce((select json_agg(c) from changed c), '[]'::json) as changed`,
+    [
+      ...match.params,
+      run.cursor_id ?? FIRST_ID,
+      size,
+      run.category_id,
+      run.subcategory_id,
+      run.category_id,
+      run.subcategory_id,
+    ],
+  );
+  return result;
+}
+
+/** How many live transactions of the context the rule matches, and how many of them are not in its category yet. */
+export async function countRuleMatches(
+  em: EntityManager,
+  ctx: CallerContext,
+  rule: MatchTarget & { category_id: string | null; subcategory_id: string | null },
+): Promise<{ total: number; to_change: number }> {
+  const match = matchSql(ctx, rule);
+  const [counts] = await runSql<{ total: number; to_change: number }>(
+    em,
+    `select count(*)::int as total,
+       count(*) filter (where t.category_id is distinct from ? or t.subcategory_id is distinct from ?)::int as to_change
+     from transactions t where ${match.sql}`,
+    [rule.category_id, rule.subcategory_id, ...match.params],
+  );
+  return counts;
 }
