@@ -18,8 +18,6 @@ export const PENDING_SQL_IN_DOMAIN: readonly string[] = [
   'services/ledger/src/domain/billing-support/bill-contents.ts',
   'services/ledger/src/domain/billing-support/bill-moves.ts',
   'services/ledger/src/domain/open-banking/run-import.ts',
-  'services/ledger/src/domain/open-banking/upsert-accounts.ts',
-  'services/ledger/src/domain/open-banking/upsert-transactions.ts',
   'services/ledger/src/domain/transactions/append-installments.ts',
   'services/ledger/src/domain/transactions/create-transaction.ts',
   'services/ledger/src/domain/transactions/extend-recurrences.ts',
