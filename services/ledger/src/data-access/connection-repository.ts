@@ -111,3 +111,8 @@ export async function insertImportPayload(em: EntityManager, jobId: string, ctx:
     [jobId, ctx.userId, ctx.profileId, JSON.stringify(payload)],
   );
 }
+
+/** The stored payload of an import job (no row: the job is unknown). */
+export async function selectImportPayload(em: EntityManager, jobId: string) {
+  return runSql<{ payload: unknown }>(em, 'select payload from open_banking_imports where job_id = ?', [jobId]);
+}
