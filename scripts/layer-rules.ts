@@ -8,16 +8,20 @@ import { join, relative, sep } from 'node:path';
  */
 
 /** A statement's opening words; in a string or template literal of `domain/` or `entry-points/` it is SQL. */
-export const SQL_TEXT = /\b(select|insert into|update \w+ set|delete from)\b/i;
+export const SQL_TEXT = /\b(select|insert into|update \w+(?: (?:as )?\w+)? set|delete from)\b/i;
 
 /**
  * Domain files of the ledger whose SQL has not yet moved to `data-access/` (a debt, listed so it only shrinks:
  * a listed file without SQL fails the check too, so the entry is removed with the move).
  */
 export const PENDING_SQL_IN_DOMAIN: readonly string[] = [
+  'services/ledger/src/domain/billing-support/card-rows.ts',
+  'services/ledger/src/domain/rules/categorize-source.ts',
   'services/ledger/src/domain/transactions/append-installments.ts',
   'services/ledger/src/domain/transactions/create-transaction.ts',
   'services/ledger/src/domain/transactions/extend-recurrences.ts',
+  'services/ledger/src/domain/transactions/settle-transaction.ts',
+  'services/ledger/src/domain/transactions/update-many-transactions.ts',
 ];
 
 const LITERAL_OR_COMMENT =

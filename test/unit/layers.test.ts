@@ -85,6 +85,7 @@ describe('layers (npm run lint)', () => {
   it('when SQL words sit in a comment or Portuguese prose, then they are not SQL', () => {
     expect(sqlLiteral('// select from the list\n/* delete from */\nconst m = "Selecione uma conta";')).toBeNull();
     expect(sqlLiteral("const m = 'insert into x values (1)';")).toContain('insert into');
+    expect(sqlLiteral('const m = `update transactions t set paid = true`;')).toContain('update transactions t set');
   });
 
   it('when a domain file imports an ORM value, then the check names it; a type-only import passes', () => {
