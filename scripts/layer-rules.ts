@@ -17,9 +17,6 @@ export const SQL_TEXT = /\b(select|insert into|update \w+(?: (?:as )?\w+)? set|d
 export const PENDING_SQL_IN_DOMAIN: readonly string[] = [
   'services/ledger/src/domain/billing-support/card-rows.ts',
   'services/ledger/src/domain/rules/categorize-source.ts',
-  'services/ledger/src/domain/transactions/append-installments.ts',
-  'services/ledger/src/domain/transactions/create-transaction.ts',
-  'services/ledger/src/domain/transactions/extend-recurrences.ts',
   'services/ledger/src/domain/transactions/settle-transaction.ts',
   'services/ledger/src/domain/transactions/update-many-transactions.ts',
 ];
