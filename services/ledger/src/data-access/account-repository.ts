@@ -33,14 +33,7 @@ export async function hasLiveAccount(em: EntityManager, ctx: CallerContext): Pro
 
 /** Serializes writers of one context (first-account default, deletions) inside the current transaction. */
 export async function lockContext(em: EntityManager, ctx: CallerContext, topic: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      'select pg_advisory_xact_lock(hashtext(?))',
-      [`${topic}:${contextKey(ctx)}`],
-      'run',
-      em.getTransactionContext(),
-    );
+  await runSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`${topic}:${contextKey(ctx)}`]);
 }
 
 /**

@@ -3,7 +3,6 @@ import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
 import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
-import { execute } from './transaction-repository.ts';
 
 /** One apply_to_existing job: what it applies (a snapshot of the rule), where it is and what it changed. */
 export interface RunRow {
@@ -26,7 +25,7 @@ export interface RunRow {
 export type NewRun = Omit<RunRow, 'scanned' | 'changed' | 'cursor_id' | 'finished_at'>;
 
 export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
-  await execute(
+  await runSql(
     em,
     `insert into recategorization_runs (job_id, rule_id, user_id, profile_id, is_expense, match_merchant_name,
        match_merchant_cnpj, category_id, subcategory_id, total) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -47,7 +46,7 @@ export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
 
 /** The run under a row lock: two workers holding the same job never apply one batch twice. */
 export async function lockRun(em: EntityManager, jobId: string): Promise<RunRow | null> {
-  const rows = await execute<RunRow>(em, 'select * from recategorization_runs where job_id = ? for update', [jobId]);
+  const rows = await runSql<RunRow>(em, 'select * from recategorization_runs where job_id = ? for update', [jobId]);
   return rows[0] ?? null;
 }
 
@@ -57,7 +56,7 @@ export async function advanceRun(
   jobId: string,
   batch: { lastId: string | null; scanned: number; changed: number; finished: boolean },
 ): Promise<void> {
-  await execute(
+  await runSql(
     em,
     `update recategorization_runs set cursor_id = coalesce(?, cursor_id), scanned = scanned + ?, changed = changed + ?,
        finished_at = case when ? then now() else finished_at end, updated_at = now()

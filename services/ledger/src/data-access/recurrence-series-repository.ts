@@ -114,3 +114,16 @@ export async function advanceRecurrenceSeries(
     [JSON.stringify(series)],
   );
 }
+
+/** Later occurrences of moved recurrences follow the move: anchor and end shift by each series' days. */
+export async function shiftRecurrenceSeries(
+  em: EntityManager,
+  moved: Array<{ id: string | null; delta: number }>,
+): Promise<void> {
+  await runSql(
+    em,
+    `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
+     from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
+    [JSON.stringify(moved)],
+  );
+}

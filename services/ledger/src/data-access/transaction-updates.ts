@@ -3,6 +3,8 @@ import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
+import type { RuleRow } from './rule-repository.ts';
+import { SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
 /**
  * One pass of automatic reconciliation (when the context enabled it): each imported entry and the live,
@@ -79,5 +81,68 @@ export async function applyWinningRules(
        and (t.category_id is distinct from w.category_id or t.subcategory_id is distinct from w.subcategory_id)
      returning ${changedColumns()}`,
     [contextKey(ctx), ...r.params, transactionIds, ...t.params],
+  );
+}
+
+/** A rule's live source transaction of the context goes to the rule's category; the row when that changed it. */
+export async function categorizeRuleSource(
+  em: EntityManager,
+  ctx: CallerContext,
+  rule: RuleRow,
+): Promise<ChangedRow[]> {
+  const scope = contextSql(ctx, 't');
+  return runSql<ChangedRow>(
+    em,
+    `update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
+     where t.id = ? and t.deleted_at is null and ${scope.sql}
+       and (t.category_id is distinct from ? or t.subcategory_id is distinct from ?)
+     returning ${changedColumns()}`,
+    [
+      rule.category_id,
+      rule.subcategory_id,
+      rule.source_transaction_id,
+      ...scope.params,
+      rule.category_id,
+      rule.subcategory_id,
+    ],
+  );
+}
+
+/** An unpaid entry becomes paid on an account (`paidAt` a calendar date, else now); the row as stored. */
+export async function settleEntry(em: EntityManager, id: string, accountId: string, paidAt: string | null) {
+  const [settled] = await selectTransactions(
+    em,
+    `update transactions t set paid = true, account_id = ?, updated_at = now(),
+       paid_at = coalesce(?::date::timestamp at time zone 'UTC', now())
+     where t.id = ? returning ${SELECT_COLUMNS}`,
+    [accountId, paidAt, id],
+  );
+  return settled;
+}
+
+/** Puts each transaction in its bill (`billed_at` a calendar date), in one statement. */
+export async function setBills(em: EntityManager, moves: Array<{ id: string; bill_id: string; billed_at: string }>) {
+  await runSql(
+    em,
+    `update transactions t set bill_id = m.bill_id, billed_at = m.billed_at::date
+     from jsonb_to_recordset(?::jsonb) as m(id uuid, bill_id uuid, billed_at text) where t.id = m.id`,
+    [JSON.stringify(moves)],
+  );
+}
+
+/**
+ * One UPDATE of many transactions: the `column = ?` assignments of `set` (their parameters in order; `s.delta`
+ * is each row's day shift) on every listed id.
+ */
+export async function updateMembers(
+  em: EntityManager,
+  set: { sql: string[]; params: unknown[] },
+  shifts: Array<{ id: string; delta: number }>,
+): Promise<void> {
+  await runSql(
+    em,
+    `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
+     from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
+    [...set.params, JSON.stringify(shifts)],
   );
 }

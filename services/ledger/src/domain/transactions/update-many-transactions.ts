@@ -3,9 +3,9 @@ import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { shiftRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
 import {
   addEditedFieldsSql,
-  execute,
   findLive,
   loadByIds,
   membersInScope,
@@ -13,6 +13,7 @@ import {
   type TransactionRow,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
+import { updateMembers } from '../../data-access/transaction-updates.ts';
 import {
   assertAtMostOneHolder,
   assertCalendarsCurrent,
@@ -220,24 +221,14 @@ export async function updateManyTransactions(
       }));
       const set = assignments(input, subcategoryParent);
       if (newDate) set.sql.push('date = t.date + s.delta');
-      await execute(
-        tx,
-        `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
-       from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
-        [...set.params, JSON.stringify(shifts)],
-      );
+      await updateMembers(tx, set, shifts);
       const memberIds = members.map((member) => member.id);
       if (newDate && scope !== 'THIS') {
         // later occurrences of a moved recurrence follow the move
         const moved = targets
           .filter((row) => row.type === 'RECURRENT' && row.connected_transaction_id)
           .map((row) => ({ id: row.connected_transaction_id, delta: daysBetween(row.date, newDate) }));
-        await execute(
-          tx,
-          `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
-         from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
-          [JSON.stringify(moved)],
-        );
+        await shiftRecurrenceSeries(tx, moved);
       }
       if (input.tag_ids !== undefined) await replaceTags(tx, memberIds, input.tag_ids);
       const loaded = await loadByIds(tx, memberIds);
