@@ -3,7 +3,8 @@ import { join, relative, sep } from 'node:path';
 
 /**
  * The checks of the layers that dependency-cruiser (.dependency-cruiser.cjs) cannot make: SQL text in
- * `domain/` or `entry-points/`, and `@mikro-orm/*` imports of `domain/` other than `import type`.
+ * `domain/` or `entry-points/`, `@mikro-orm/*` imports of `domain/` other than `import type`, and a service
+ * running SQL on `em.getConnection()` instead of the one helper `runSql` (shared/src/db/sql.ts).
  * scripts/check-layers.ts runs them in `npm run lint`; test/unit/layers.test.ts proves they fail.
  */
 
@@ -60,6 +61,14 @@ export function checkLayers(root: string, pending: readonly string[] = PENDING_S
     return [`${services}: no services directory`];
   }
   for (const service of names) {
+    for (const file of walk(join(services, service, 'src'))) {
+      if (/\.getConnection\(\)/.test(readFileSync(file, 'utf8'))) {
+        const path = relative(root, file).split(sep).join('/');
+        problems.push(
+          `${path}: runs SQL on the connection itself (use runSql of @finance/shared/db/sql in data-access/)`,
+        );
+      }
+    }
     for (const layer of ['domain', 'entry-points']) {
       for (const file of walk(join(services, service, 'src', layer))) {
         const path = relative(root, file).split(sep).join('/');

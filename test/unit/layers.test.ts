@@ -76,6 +76,16 @@ describe('layers (npm run lint)', () => {
     ]);
   });
 
+  it('when a service runs SQL on the connection instead of runSql, then the check names it', () => {
+    write(
+      'services/billing/src/data-access/raw.ts',
+      "export const raw = (em: any) => em.getConnection().execute('select 1');\n",
+    );
+    expect(checkLayers(tree, [])).toEqual([
+      expect.stringContaining('services/billing/src/data-access/raw.ts: runs SQL'),
+    ]);
+  });
+
   it('when a listed pending file holds no SQL any more, then the check asks to remove it from the list', () => {
     expect(checkLayers(tree, ['services/ledger/src/domain/accounts/clean.ts'])).toEqual([
       expect.stringContaining('remove it from PENDING_SQL_IN_DOMAIN'),

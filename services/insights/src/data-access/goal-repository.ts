@@ -45,14 +45,11 @@ export async function goalParts(em: EntityManager, goalIds: string[]) {
  * second statement because a statement that waited for the lock still reads with its earlier snapshot.
  */
 export async function lockedSavedAmount(em: EntityManager, goalId: string): Promise<number> {
-  const connection = em.getConnection();
-  const context = em.getTransactionContext();
-  await connection.execute('select id from goals where id = ? for update', [goalId], 'all', context);
-  const rows: Array<{ saved: string }> = await connection.execute(
+  await runSql(em, 'select id from goals where id = ? for update', [goalId]);
+  const rows = await runSql<{ saved: string }>(
+    em,
     'select coalesce(sum(case when is_expense then -value else value end), 0)::text as saved from goal_values where goal_id = ?',
     [goalId],
-    'all',
-    context,
   );
   return Number(rows[0]?.saved ?? 0);
 }
