@@ -23,8 +23,33 @@ export async function lockBackgroundJob<State extends string>(em: EntityManager,
   return row;
 }
 
-/** Sets the given `column = ?` assignments (their parameters in order) on one job. */
-export async function updateBackgroundJobColumns(em: EntityManager, id: string, sets: string[], params: unknown[]) {
+/** Writes a job's report (state, progress 0–100, result, error); a finished state sets its finish time once. */
+export async function updateBackgroundJobRow(
+  em: EntityManager,
+  id: string,
+  patch: { state?: string; progress?: number; result?: unknown; error?: string | null },
+): Promise<void> {
+  const sets: string[] = ['updated_at = now()'];
+  const params: unknown[] = [];
+  if (patch.state !== undefined) {
+    sets.push('state = ?');
+    params.push(patch.state);
+    if (patch.state === 'completed' || patch.state === 'failed')
+      sets.push('finished_at = coalesce(finished_at, now())');
+    else sets.push('finished_at = null');
+  }
+  if (patch.progress !== undefined) {
+    sets.push('progress = ?');
+    params.push(Math.max(0, Math.min(100, Math.round(patch.progress))));
+  }
+  if (patch.result !== undefined) {
+    sets.push('result = ?::jsonb');
+    params.push(JSON.stringify(patch.result));
+  }
+  if (patch.error !== undefined) {
+    sets.push('error = ?');
+    params.push(patch.error);
+  }
   await runSql(em, `update background_jobs set ${sets.join(', ')} where id = ?`, [...params, id]);
 }
 

@@ -2,9 +2,11 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { userEditedFields } from '../domain/open-banking/user-edits.ts';
 import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
+import { descriptionOf, entryDateOf, type TransactionInput } from '../domain/transactions/transaction-input.ts';
 import type { RuleRow } from './rule-repository.ts';
-import { SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
+import { addEditedFieldsSql, SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
 /**
  * One pass of automatic reconciliation (when the context enabled it): each imported entry and the live,
@@ -145,4 +147,70 @@ export async function updateMembers(
      from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
     [...set.params, JSON.stringify(shifts)],
   );
+}
+
+/**
+ * The SET clause of an edit of many transactions: plain column assignments for the fields sent (`?` values in
+ * order; `t` the row, `s.delta` its day shift), with the holder, payment and category rules of an edit.
+ */
+export function editAssignments(
+  input: TransactionInput,
+  subcategoryParent: string | null,
+): { sql: string[]; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  const set = (clause: string, ...values: unknown[]) => {
+    sql.push(clause);
+    params.push(...values);
+  };
+  if (input.amount !== undefined) set('amount = ?', input.amount);
+  if (input.title !== undefined) set('title = ?', input.title);
+  if (input.is_expense !== undefined) set('is_expense = ?', input.is_expense);
+  if (input.description !== undefined) set('description = ?', descriptionOf(input.description));
+  if (input.currency !== undefined) set('currency = ?', input.currency);
+  if (input.show_on_balance !== undefined) set('show_on_balance = ?', input.show_on_balance);
+  // an entry has one holder: moving it to an account leaves its card and bill, to a card its account
+  if (input.account_id !== undefined)
+    set('account_id = ?, credit_card_id = null, bill_id = null, billed_at = null', input.account_id);
+  if (input.credit_card_id !== undefined) {
+    // card entries are always paid at their date (PRODUCT.md §6); the bill is set once the dates are final
+    set('credit_card_id = ?, account_id = null, paid = true', input.credit_card_id);
+    set("paid_at = (t.date + s.delta)::timestamp at time zone 'UTC'");
+  } else if (input.paid !== undefined) {
+    // paying keeps an earlier payment time; unpaying clears it; an entry staying on its card stays paid at its date
+    const card = input.account_id === undefined ? 't.credit_card_id is not null' : 'false';
+    set(`paid = ? or ${card}`, input.paid);
+    set(
+      `paid_at = case when ${card} then (t.date + s.delta)::timestamp at time zone 'UTC' when ? then coalesce(t.paid_at, now()) else null end`,
+      input.paid,
+    );
+  } else if (input.account_id === undefined) {
+    // a card entry is paid at its date (PRODUCT.md §6), also after its date moves
+    set(
+      "paid_at = case when t.credit_card_id is not null then (t.date + s.delta)::timestamp at time zone 'UTC' else t.paid_at end",
+    );
+  }
+  if (input.category_id !== undefined) {
+    // a subcategory sent with a null category brings its own, as on creation
+    set('category_id = ?', input.category_id ?? subcategoryParent);
+    // a subcategory of the old category does not follow a category change
+    if (input.subcategory_id === undefined) {
+      set(
+        'subcategory_id = case when t.category_id is distinct from ? then null else t.subcategory_id end',
+        input.category_id,
+      );
+    }
+  }
+  if (input.subcategory_id !== undefined) set('subcategory_id = ?', input.subcategory_id);
+  // a subcategory sent alone brings its category
+  if (input.category_id === undefined && subcategoryParent) set('category_id = ?', subcategoryParent);
+  if (input.competence_date !== undefined) {
+    set('competence_date = ?::date', input.competence_date && entryDateOf('competence_date', input.competence_date));
+  }
+  if (input.contact_id !== undefined) set('contact_id = ?', input.contact_id);
+  if (input.cost_center_id !== undefined) set('cost_center_id = ?', input.cost_center_id);
+  if (input.document_number !== undefined) set('document_number = ?', input.document_number);
+  const edited = userEditedFields(input);
+  if (edited.length) set(`user_edited_fields = ${addEditedFieldsSql('t')}`, `{${edited.join(',')}}`);
+  return { sql, params };
 }

@@ -10,7 +10,7 @@ import {
   findBackgroundJobState,
   insertBackgroundJob,
   lockBackgroundJob,
-  updateBackgroundJobColumns,
+  updateBackgroundJobRow,
 } from '../../data-access/background-job-repository.ts';
 
 export type BackgroundJobState = 'waiting' | 'active' | 'completed' | 'failed';
@@ -64,30 +64,9 @@ export async function updateBackgroundJob(
   id: string,
   patch: { state?: BackgroundJobState; progress?: number; result?: unknown; error?: string | null },
 ): Promise<void> {
-  const sets: string[] = ['updated_at = now()'];
-  const params: unknown[] = [];
-  if (patch.state !== undefined) {
-    sets.push('state = ?');
-    params.push(patch.state);
-    if (patch.state === 'completed' || patch.state === 'failed')
-      sets.push('finished_at = coalesce(finished_at, now())');
-    else sets.push('finished_at = null');
-  }
-  if (patch.progress !== undefined) {
-    sets.push('progress = ?');
-    params.push(Math.max(0, Math.min(100, Math.round(patch.progress))));
-  }
-  if (patch.result !== undefined) {
-    sets.push('result = ?::jsonb');
-    params.push(JSON.stringify(patch.result));
-  }
-  if (patch.error !== undefined) {
-    sets.push('error = ?');
-    params.push(patch.error);
-  }
   await em.transactional(async (tx) => {
     const before = await lockBackgroundJob<BackgroundJobState>(tx, id);
-    await updateBackgroundJobColumns(tx, id, sets, params);
+    await updateBackgroundJobRow(tx, id, patch);
     // an import's end is an event (webhooks), recorded once: when the job first reaches completed or failed
     if (before?.kind === IMPORT_KIND && isFinished(patch.state) && !isFinished(before.state)) {
       const completed = patch.state === 'completed';
