@@ -1,5 +1,7 @@
 import type { CalendarDate } from '@finance/shared/calendar';
+import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
+import { contextSql } from '@finance/shared/db/context-scope';
 import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -78,12 +80,17 @@ export async function billsOfCards(em: EntityManager, cardIds: string[]): Promis
   return raws.map(toRow);
 }
 
-/** A bill by id within the context's live cards; null when unknown or another context's. */
+/**
+ * A bill by id on a live card; null when unknown or another context's. `by` names the row whose context must
+ * be the caller's: the card's (`c`) or the bill's (`b`).
+ */
 export async function findBill(
   em: EntityManager,
-  context: { sql: string; params: string[] },
+  ctx: CallerContext,
   id: string,
+  by: 'b' | 'c',
 ): Promise<BillRow | null> {
+  const context = contextSql(ctx, by);
   const raws = await run<RawBill>(
     em,
     `select ${columns('b')} from bills b
