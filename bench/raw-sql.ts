@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import pg from 'pg';
+import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
 import { listPageStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
-import { subcategoryTotalsStatement } from '../services/ledger/src/domain/aggregates/by-subcategory.ts';
 
 export interface SqlLoadResult {
   requests: number;

@@ -102,3 +102,8 @@ export async function closeOrm(orm: MikroORM, timeoutMs = 5000): Promise<boolean
     clearTimeout(timer);
   }
 }
+
+/** Readiness: one round trip to PostgreSQL (`select 1`); rejects when the database does not answer. */
+export async function pingDatabase(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}

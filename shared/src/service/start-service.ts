@@ -5,7 +5,7 @@ import type { Processor, Worker } from 'bullmq';
 import { type Express, json } from 'express';
 import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
-import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions } from '../db/orm.ts';
+import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions, pingDatabase } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
 import { idempotentWrites } from '../http/idempotency.ts';
 import { verifyJsonDepth } from '../http/json-depth.ts';
@@ -137,7 +137,7 @@ export async function startService(
     logger,
     drain,
     ready: async () => {
-      await orm.em.getConnection().execute('select 1');
+      await pingDatabase(orm);
       await whenConnected(producerRedis, 2000);
       if ((await producerRedis.ping()) !== 'PONG') throw new Error('redis not ready');
     },

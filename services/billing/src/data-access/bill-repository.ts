@@ -1,6 +1,9 @@
 import type { CalendarDate } from '@finance/shared/calendar';
+import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
+import { contextSql } from '@finance/shared/db/context-scope';
 import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillDates } from '../domain/bills/bill-calendar.ts';
 
@@ -51,8 +54,7 @@ const toRow = (raw: RawBill): BillRow => ({
   updatedAt: new Date(raw.updated_at),
 });
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
-  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+const run = runSql;
 
 export const byMonth = (rows: BillRow[]) => new Map(rows.map((row) => [row.referenceMonth, row as BillDates]));
 
@@ -78,12 +80,17 @@ export async function billsOfCards(em: EntityManager, cardIds: string[]): Promis
   return raws.map(toRow);
 }
 
-/** A bill by id within the context's live cards; null when unknown or another context's. */
+/**
+ * A bill by id on a live card; null when unknown or another context's. `by` names the row whose context must
+ * be the caller's: the card's (`c`) or the bill's (`b`).
+ */
 export async function findBill(
   em: EntityManager,
-  context: { sql: string; params: string[] },
+  ctx: CallerContext,
   id: string,
+  by: 'b' | 'c',
 ): Promise<BillRow | null> {
+  const context = contextSql(ctx, by);
   const raws = await run<RawBill>(
     em,
     `select ${columns('b')} from bills b
@@ -114,12 +121,11 @@ export async function insertMissingBills(
     now,
     now,
   ]);
-  await em.getConnection().execute(
+  await runSql(
+    em,
     `insert into bills (id, user_id, profile_id, credit_card_id, reference_month, closing_date, due_date, created_at, updated_at)
        values ${values} on conflict (credit_card_id, reference_month) do nothing`,
     params,
-    'run',
-    em.getTransactionContext(),
   );
 }
 
@@ -127,12 +133,11 @@ export async function insertMissingBills(
 export async function updateBillDates(em: EntityManager, bills: Array<BillDates & { id: string }>): Promise<void> {
   if (bills.length === 0) return;
   const values = bills.map(() => '(?::uuid, ?::date, ?::date)').join(', ');
-  await em.getConnection().execute(
+  await runSql(
+    em,
     `update bills b set closing_date = v.closing_date, due_date = v.due_date, updated_at = now()
        from (values ${values}) as v (id, closing_date, due_date) where b.id = v.id`,
     bills.flatMap((bill) => [bill.id, bill.closingDate, bill.dueDate]),
-    'run',
-    em.getTransactionContext(),
   );
 }
 
@@ -144,12 +149,11 @@ export async function reopenForRollover(em: EntityManager, ids: string[]): Promi
   if (ids.length === 0) return;
   // bookkeeping for the rollover, not the payment's outcome: a retried payment may run it again
   await outsideIdempotencyRecord(() =>
-    em.getConnection().execute(
+    runSql(
+      em,
       `update bills set rolled_over_at = null, updated_at = now()
        where id in (?) and rolled_over_at is not null and carried_to_bill_id is null`,
       [ids],
-      'run',
-      em.getTransactionContext(),
     ),
   );
 }
@@ -161,14 +165,13 @@ export async function markRolledOver(
   carried: Array<{ id: string; carried_to: string }>,
 ): Promise<void> {
   if (ids.length === 0) return;
-  await em.getConnection().execute(
+  await runSql(
+    em,
     `update bills b set rolled_over_at = now(), carried_to_bill_id = c.carried_to
          from unnest(?::uuid[]) as s(id)
          left join jsonb_to_recordset(?::jsonb) as c(id uuid, carried_to uuid) on c.id = s.id
        where b.id = s.id`,
     [`{${ids.join(',')}}`, JSON.stringify(carried)],
-    'run',
-    em.getTransactionContext(),
   );
 }
 

@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findLiveKey } from '../data-access/key-repository.ts';
 import type { KeyCache } from './key-cache.ts';
 import { parseBasicCredentials, secretMatches } from './key-secret.ts';
 
@@ -18,26 +19,6 @@ export interface VerifiedKeyRow {
   license: string | null;
 }
 
-interface KeyRow extends VerifiedKeyRow {
-  is_member: boolean;
-}
-
-async function loadKey(em: EntityManager, token: string): Promise<VerifiedKeyRow | null> {
-  const rows: KeyRow[] = await em.getConnection().execute(
-    `select k.id, k.secret_hash, k.scopes, k.user_id, k.profile_id, c.license,
-            (k.profile_id is null or m.user_id is not null) as is_member
-       from api_keys k
-       left join companies c on c.id = k.profile_id
-       left join company_members m on m.company_id = k.profile_id and m.user_id = k.user_id
-      where k.token = ? and k.revoked_at is null`,
-    [token],
-  );
-  const row = rows[0];
-  if (!row?.is_member) return null;
-  const { is_member: _member, ...verified } = row;
-  return verified;
-}
-
 /**
  * Resolves an Authorization header to its key and context: from the cache of live keys when it holds the token,
  * else in one query. The secret is checked on every request either way; null for any bad credential.
@@ -53,7 +34,7 @@ export async function authenticateKey(
   let row = cache?.get(credentials.token);
   if (!row) {
     const startedAt = cache?.begin() ?? 0;
-    row = (await loadKey(em, credentials.token)) ?? undefined;
+    row = (await findLiveKey(em, credentials.token)) ?? undefined;
     if (!row) return null;
     cache?.set(credentials.token, row, startedAt);
   }

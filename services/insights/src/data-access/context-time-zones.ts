@@ -1,3 +1,4 @@
+import { runSql } from '@finance/shared/db/sql';
 import type { ContextRef } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -8,13 +9,12 @@ export async function saveContextTimeZone(
   timeZone: string,
   changedAt: string,
 ): Promise<void> {
-  await em.getConnection().execute(
+  await runSql(
+    em,
     `insert into context_time_zones (context_id, user_id, profile_id, time_zone, changed_at) values (?, ?, ?, ?, ?)
      on conflict (context_id) do update set time_zone = excluded.time_zone, changed_at = excluded.changed_at
        where context_time_zones.changed_at <= excluded.changed_at`,
     [context.profile_id ?? context.user_id, context.user_id, context.profile_id, timeZone, changedAt],
-    'run',
-    em.getTransactionContext(),
   );
 }
 

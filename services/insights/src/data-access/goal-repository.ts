@@ -1,6 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextWhere } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { zoneOfRow } from './context-time-zones.ts';
 import {
   type Goal,
   type GoalReminder,
@@ -9,6 +11,7 @@ import {
   type GoalValue,
   GoalValueSchema,
 } from './entities/goal.ts';
+import { NOTIFICATION_EVENTS_CTE } from './notification-writes.ts';
 
 export const findGoal = (em: EntityManager, ctx: CallerContext, id: string): Promise<Goal | null> =>
   em.findOne(GoalSchema, { id, ...contextWhere(ctx) });
@@ -42,14 +45,63 @@ export async function goalParts(em: EntityManager, goalIds: string[]) {
  * second statement because a statement that waited for the lock still reads with its earlier snapshot.
  */
 export async function lockedSavedAmount(em: EntityManager, goalId: string): Promise<number> {
-  const connection = em.getConnection();
-  const context = em.getTransactionContext();
-  await connection.execute('select id from goals where id = ? for update', [goalId], 'all', context);
-  const rows: Array<{ saved: string }> = await connection.execute(
+  await runSql(em, 'select id from goals where id = ? for update', [goalId]);
+  const rows = await runSql<{ saved: string }>(
+    em,
     'select coalesce(sum(case when is_expense then -value else value end), 0)::text as saved from goal_values where goal_id = ?',
     [goalId],
-    'all',
-    context,
   );
   return Number(rows[0]?.saved ?? 0);
+}
+
+/**
+ * The goal reminders' run in one statement: every reminder due this month by its context's day (`given`, a
+ * calendar date for every context, else `instant` read in the context's time zone) and not yet notified gets
+ * its notification, its `goal.reminder` event and `last_notification` stamped together; how many were notified.
+ */
+export async function notifyRemindersDue(em: EntityManager, given: string | null, instant: string): Promise<number> {
+  const rows = await runSql<{ notified: string }>(
+    em,
+    `with days as (
+       select r.id, r.goal_id, r.amount, g.user_id, g.profile_id, g.title, r.start_date, r.end_date, r.last_notification,
+              coalesce(cast(? as date), (cast(? as timestamptz) at time zone ${zoneOfRow('g')})::date) as today
+       from goal_reminders r
+       join goals g on g.id = r.goal_id
+     ),
+     due as (
+       select days.*,
+              (date_trunc('month', days.today)::date
+                + (least(extract(day from days.start_date)::int,
+                         extract(day from date_trunc('month', days.today) + interval '1 month - 1 day')::int) - 1))::date as due_on
+       from days
+     ),
+     ready as (
+       select due.* from due
+       where due.due_on <= due.today and due.due_on >= due.start_date
+         and (due.end_date is null or due.due_on <= due.end_date)
+         and (due.last_notification is null or (due.last_notification at time zone 'UTC')::date < due.due_on)
+     ),
+     inserted as (
+       insert into notifications (id, user_id, profile_id, kind, title, message, data, dedupe_key, created_at, updated_at)
+       select gen_random_uuid(), ready.user_id, ready.profile_id, 'GOAL_REMINDER',
+              'Lembrete da meta "' || ready.title || '"',
+              'Hoje é dia de guardar R$ ' || replace(to_char(ready.amount / 100.0, 'FM999999999999990.00'), '.', ',') ||
+                ' para a meta "' || ready.title || '".',
+              jsonb_build_object('goal_id', ready.goal_id, 'goal_reminder_id', ready.id, 'due_date', ready.due_on),
+              'reminder:' || ready.id || ':' || to_char(ready.due_on, 'YYYY-MM'),
+              now(), now()
+       from ready
+       on conflict (dedupe_key) do nothing
+       returning id, user_id, profile_id, kind, title, message, data
+     ),
+     ${NOTIFICATION_EVENTS_CTE},
+     stamped as (
+       update goal_reminders r set last_notification = ready.today::timestamp at time zone 'UTC', updated_at = now()
+       from ready where r.id = ready.id
+       returning 1
+     )
+     select (select count(*) from inserted)::text as notified, (select count(*) from stamped) as stamped`,
+    [given, instant],
+  );
+  return Number(rows[0]?.notified ?? 0);
 }

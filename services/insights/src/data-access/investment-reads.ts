@@ -1,11 +1,11 @@
 import type { CalendarDate } from '@finance/shared/calendar';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvestmentSnapshot } from '../domain/yield-periods.ts';
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
-  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+const run = runSql;
 
 /** The context's distinct snapshot days on or before the reference date, ascending. */
 export async function snapshotDays(

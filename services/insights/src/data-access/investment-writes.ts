@@ -1,11 +1,11 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ImportedPosition } from '../domain/investments/investments-payload.ts';
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
-  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+const run = runSql;
 
 /** Inserts new positions and updates changed ones in one statement; an unchanged position is not touched. */
 export async function upsertPositions(

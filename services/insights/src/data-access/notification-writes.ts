@@ -1,4 +1,5 @@
 import { newId } from '@finance/shared/db/base-entity';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NotificationKind } from './entities/notification.ts';
 
@@ -59,7 +60,8 @@ export async function insertNotifications(em: EntityManager, rows: NewNotificati
     JSON.stringify(row.data),
     row.dedupeKey,
   ]);
-  const inserted: unknown[] = await em.getConnection().execute(
+  const inserted: unknown[] = await runSql(
+    em,
     `with inserted as (
        insert into notifications (id, user_id, profile_id, kind, title, message, data, dedupe_key, created_at, updated_at)
        values ${values} on conflict (dedupe_key) do nothing
@@ -68,8 +70,6 @@ export async function insertNotifications(em: EntityManager, rows: NewNotificati
      ${NOTIFICATION_EVENTS_CTE}
      select id from inserted`,
     params,
-    'all',
-    em.getTransactionContext(),
   );
   return inserted.length;
 }

@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextWhere } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { zoneOfRow } from './context-time-zones.ts';
 import { type SpendingLimit, SpendingLimitSchema } from './entities/spending-limit.ts';
@@ -23,13 +24,11 @@ export async function limitsWithZones(
   afterId: string,
   size: number,
 ): Promise<Array<{ limit: SpendingLimit; timeZone: string }>> {
-  const rows: Array<{ id: string; time_zone: string }> = await em
-    .getConnection()
-    .execute(
-      `select l.id, ${zoneOfRow('l')} as time_zone from spending_limits l where l.id > ? order by l.id limit ?`,
-      [afterId, size],
-      'all',
-    );
+  const rows = await runSql<{ id: string; time_zone: string }>(
+    em,
+    `select l.id, ${zoneOfRow('l')} as time_zone from spending_limits l where l.id > ? order by l.id limit ?`,
+    [afterId, size],
+  );
   if (rows.length === 0) return [];
   const limits = new Map(
     (await em.find(SpendingLimitSchema, { id: { $in: rows.map((row) => row.id) } })).map((limit) => [limit.id, limit]),

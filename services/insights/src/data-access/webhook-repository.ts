@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { ContextRef } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -44,8 +45,7 @@ export interface AttemptRow {
   created_at: Date;
 }
 
-const run = async <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
-  em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
+const run = runSql;
 
 export async function insertWebhook(
   em: EntityManager,

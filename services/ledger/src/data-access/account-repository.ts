@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextKey, contextWhere } from '@finance/shared/db/context-scope';
+import { contextKey, contextSql, contextWhere } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { type Account, AccountSchema } from './entities/account.ts';
 import { paidNetByAccount } from './transaction-repository.ts';
@@ -32,14 +33,7 @@ export async function hasLiveAccount(em: EntityManager, ctx: CallerContext): Pro
 
 /** Serializes writers of one context (first-account default, deletions) inside the current transaction. */
 export async function lockContext(em: EntityManager, ctx: CallerContext, topic: string): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      'select pg_advisory_xact_lock(hashtext(?))',
-      [`${topic}:${contextKey(ctx)}`],
-      'run',
-      em.getTransactionContext(),
-    );
+  await runSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`${topic}:${contextKey(ctx)}`]);
 }
 
 /**
@@ -58,4 +52,41 @@ export async function balancesOf(em: EntityManager, accounts: Account[]): Promis
       account.bankBalance ?? account.initialBalance + (nets.get(account.id) ?? 0),
     ]),
   );
+}
+
+/**
+ * The live transactions an account deletion touches: the account's own, and the other leg of each of its
+ * transfers (`own` false: it stays, in the surviving account, as a plain entry).
+ */
+export async function liveTransactionsOfAccount(em: EntityManager, accountId: string) {
+  return runSql<{ id: string; own: boolean }>(
+    em,
+    `select distinct m.id, m.account_id is not distinct from t.account_id as own from transactions t
+     join transactions m on m.id = t.id or (t.type = 'TRANSFER' and m.connected_transaction_id = t.connected_transaction_id)
+     where t.account_id = ? and t.deleted_at is null and m.deleted_at is null`,
+    [accountId],
+  );
+}
+
+/** The oldest live account of the context becomes its default (after the default one was deleted). */
+export async function makeOldestAccountDefault(em: EntityManager, ctx: CallerContext): Promise<void> {
+  await runSql(
+    em,
+    `update accounts set is_default = true, updated_at = now() where id = (
+       select id from accounts where deleted_at is null and coalesce(profile_id, user_id) = ?
+         and ${ctx.profileId ? 'profile_id = ?' : 'profile_id is null and user_id = ?'}
+       order by created_at, id limit 1)`,
+    [ctx.profileId ?? ctx.userId, ctx.profileId ?? ctx.userId],
+  );
+}
+
+/** The account that takes a deleted account's cards: the context's default, else its oldest live account. */
+export async function successorAccount(em: EntityManager, ctx: CallerContext): Promise<{ id: string } | undefined> {
+  const scope = contextSql(ctx);
+  const [successor] = await runSql<{ id: string }>(
+    em,
+    `select id from accounts where deleted_at is null and ${scope.sql} order by is_default desc, created_at, id limit 1`,
+    scope.params,
+  );
+  return successor;
 }

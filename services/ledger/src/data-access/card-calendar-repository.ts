@@ -1,5 +1,5 @@
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from './transaction-repository.ts';
 
 /**
  * Locks the calendar row of each card (created at version 0 when missing), in id order, and returns the
@@ -13,10 +13,10 @@ export async function lockCardCalendars(
   const ids = [...new Set(cardIds)].sort();
   if (ids.length === 0) return new Map();
   const list = `{${ids.join(',')}}`;
-  await execute(em, 'insert into card_calendars (credit_card_id) select unnest(?::uuid[]) on conflict do nothing', [
+  await runSql(em, 'insert into card_calendars (credit_card_id) select unnest(?::uuid[]) on conflict do nothing', [
     list,
   ]);
-  const rows = await execute<{ credit_card_id: string; version: number }>(
+  const rows = await runSql<{ credit_card_id: string; version: number }>(
     em,
     `select credit_card_id, version from card_calendars where credit_card_id = any(?::uuid[])
      order by credit_card_id for ${mode === 'share' ? 'share' : 'update'}`,
@@ -27,7 +27,7 @@ export async function lockCardCalendars(
 
 /** Records that the ledger now follows `version` of the card's calendar (never goes back). */
 export async function advanceCardCalendar(em: EntityManager, cardId: string, version: number): Promise<void> {
-  await execute(
+  await runSql(
     em,
     'update card_calendars set version = greatest(version, ?), updated_at = now() where credit_card_id = ?',
     [version, cardId],

@@ -1,5 +1,8 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from './transaction-repository.ts';
+import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
+import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
 
 /** One apply_to_existing job: what it applies (a snapshot of the rule), where it is and what it changed. */
 export interface RunRow {
@@ -22,7 +25,7 @@ export interface RunRow {
 export type NewRun = Omit<RunRow, 'scanned' | 'changed' | 'cursor_id' | 'finished_at'>;
 
 export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
-  await execute(
+  await runSql(
     em,
     `insert into recategorization_runs (job_id, rule_id, user_id, profile_id, is_expense, match_merchant_name,
        match_merchant_cnpj, category_id, subcategory_id, total) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -43,7 +46,7 @@ export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
 
 /** The run under a row lock: two workers holding the same job never apply one batch twice. */
 export async function lockRun(em: EntityManager, jobId: string): Promise<RunRow | null> {
-  const rows = await execute<RunRow>(em, 'select * from recategorization_runs where job_id = ? for update', [jobId]);
+  const rows = await runSql<RunRow>(em, 'select * from recategorization_runs where job_id = ? for update', [jobId]);
   return rows[0] ?? null;
 }
 
@@ -53,11 +56,65 @@ export async function advanceRun(
   jobId: string,
   batch: { lastId: string | null; scanned: number; changed: number; finished: boolean },
 ): Promise<void> {
-  await execute(
+  await runSql(
     em,
     `update recategorization_runs set cursor_id = coalesce(?, cursor_id), scanned = scanned + ?, changed = changed + ?,
        finished_at = case when ? then now() else finished_at end, updated_at = now()
      where job_id = ?`,
     [batch.lastId, batch.scanned, batch.changed, batch.finished, jobId],
   );
+}
+
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
+export interface BatchResult {
+  scanned: number;
+  last_id: string | null;
+  changed: ChangedRow[];
+}
+
+/** The next batch after the cursor, in id order; only rows not already in the rule's category change. */
+export async function applyRecategorizationBatch(em: EntityManager, run: RunRow, size: number): Promise<BatchResult> {
+  const match = matchSql(contextOfRow(run), run);
+  const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
+  const [result] = await runSql<BatchResult>(
+    em,
+    `with batch as (
+       select t.id from transactions t where ${match.sql} and t.id > ? order by t.id limit ?
+     ), changed as (
+       update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
+       from batch b where t.id = b.id and (${differs})
+       returning ${changedColumns()}
+     )
+     select (select count(*) from batch)::int as scanned,
+       (select id from batch order by id desc limit 1) as last_id,
+       coalesce((select json_agg(c) from changed c), '[]'::json) as changed`,
+    [
+      ...match.params,
+      run.cursor_id ?? FIRST_ID,
+      size,
+      run.category_id,
+      run.subcategory_id,
+      run.category_id,
+      run.subcategory_id,
+    ],
+  );
+  return result;
+}
+
+/** How many live transactions of the context the rule matches, and how many of them are not in its category yet. */
+export async function countRuleMatches(
+  em: EntityManager,
+  ctx: CallerContext,
+  rule: MatchTarget & { category_id: string | null; subcategory_id: string | null },
+): Promise<{ total: number; to_change: number }> {
+  const match = matchSql(ctx, rule);
+  const [counts] = await runSql<{ total: number; to_change: number }>(
+    em,
+    `select count(*)::int as total,
+       count(*) filter (where t.category_id is distinct from ? or t.subcategory_id is distinct from ?)::int as to_change
+     from transactions t where ${match.sql}`,
+    [rule.category_id, rule.subcategory_id, ...match.params],
+  );
+  return counts;
 }

@@ -1,8 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from './transaction-repository.ts';
 
 export interface Criterion {
   field: 'merchant_name' | 'merchant_cnpj';
@@ -42,7 +42,7 @@ const pgArray = (values: string[]) => `{${values.join(',')}}`;
 
 export async function findRule(em: EntityManager, ctx: CallerContext, id: string, lock = false) {
   const scope = contextSql(ctx);
-  const rows = await execute<RuleRow>(
+  const rows = await runSql<RuleRow>(
     em,
     `select ${COLUMNS} from categorization_rules where id = ? and deleted_at is null and ${scope.sql}${lock ? ' for update' : ''}`,
     [id, ...scope.params],
@@ -52,7 +52,7 @@ export async function findRule(em: EntityManager, ctx: CallerContext, id: string
 
 export async function findRuleByFingerprint(em: EntityManager, ctx: CallerContext, fingerprint: string) {
   const scope = contextSql(ctx);
-  const rows = await execute<RuleRow>(
+  const rows = await runSql<RuleRow>(
     em,
     `select ${COLUMNS} from categorization_rules
      where coalesce(profile_id, user_id) = ? and fingerprint = ? and deleted_at is null and ${scope.sql} for update`,
@@ -63,11 +63,11 @@ export async function findRuleByFingerprint(em: EntityManager, ctx: CallerContex
 
 /** Serializes writers of one fingerprint in a context, so two equal POSTs never race to two rules. */
 export async function lockFingerprint(em: EntityManager, ctx: CallerContext, fingerprint: string): Promise<void> {
-  await execute(em, 'select pg_advisory_xact_lock(hashtext(?))', [`rule:${contextKey(ctx)}:${fingerprint}`]);
+  await runSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`rule:${contextKey(ctx)}:${fingerprint}`]);
 }
 
 export async function insertRule(em: EntityManager, ctx: CallerContext, values: RuleValues): Promise<RuleRow> {
-  const rows = await execute<RuleRow>(
+  const rows = await runSql<RuleRow>(
     em,
     `insert into categorization_rules (${COLUMNS})
      values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning ${COLUMNS}`,
@@ -93,7 +93,7 @@ const ruleParams = (values: RuleValues): unknown[] => [
 ];
 
 export async function updateRule(em: EntityManager, id: string, values: RuleValues): Promise<RuleRow> {
-  const rows = await execute<RuleRow>(
+  const rows = await runSql<RuleRow>(
     em,
     `update categorization_rules set category_id = ?, subcategory_id = ?, enabled = ?, is_expense = ?,
        match_fields = ?::text[], match_merchant_name = ?, match_merchant_cnpj = ?, source_id = ?, source_kind = ?,
@@ -105,13 +105,13 @@ export async function updateRule(em: EntityManager, id: string, values: RuleValu
 }
 
 export async function softDeleteRule(em: EntityManager, id: string): Promise<void> {
-  await execute(em, 'update categorization_rules set deleted_at = now(), updated_at = now() where id = ?', [id]);
+  await runSql(em, 'update categorization_rules set deleted_at = now(), updated_at = now() where id = ?', [id]);
 }
 
 /** `limit + 1` live rules of the context after `afterId`, in creation order (uuidv7 ids). */
 export async function pageRules(em: EntityManager, ctx: CallerContext, limit: number, afterId: string | null) {
   const scope = contextSql(ctx);
-  return execute<RuleRow>(
+  return runSql<RuleRow>(
     em,
     `select ${COLUMNS} from categorization_rules
      where coalesce(profile_id, user_id) = ? and deleted_at is null and ${scope.sql} ${afterId ? 'and id > ?' : ''}

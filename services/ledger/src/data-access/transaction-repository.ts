@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
 
@@ -115,12 +116,8 @@ type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
 
 const toRow = (raw: RawRow): TransactionRow => ({ ...raw, amount: Number(raw.amount) });
 
-export async function execute<T = unknown>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
-}
-
 export async function selectTransactions(em: EntityManager, sql: string, params: unknown[]): Promise<TransactionRow[]> {
-  return (await execute<RawRow>(em, sql, params)).map(toRow);
+  return (await runSql<RawRow>(em, sql, params)).map(toRow);
 }
 
 /** One statement for any number of rows: the rows travel as one JSON parameter. */
@@ -132,7 +129,7 @@ const insertSql = (returning: string, where = '') =>
 
 export async function insertTransactions(em: EntityManager, rows: NewTransaction[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const result = await execute<{ id: string }>(em, insertSql('t.id'), [JSON.stringify(rows)]);
+  const result = await runSql<{ id: string }>(em, insertSql('t.id'), [JSON.stringify(rows)]);
   return new Set(result.map((row) => row.id));
 }
 
@@ -184,7 +181,7 @@ export async function insertWithEvent(
 
 export async function insertTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {
   if (transactionIds.length === 0 || tagIds.length === 0) return;
-  await execute(
+  await runSql(
     em,
     `insert into transaction_tags (transaction_id, tag_id)
      select t, g from unnest(?::uuid[]) t cross join unnest(?::uuid[]) g on conflict do nothing`,
@@ -194,7 +191,7 @@ export async function insertTags(em: EntityManager, transactionIds: string[], ta
 
 export async function replaceTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {
   if (transactionIds.length === 0) return;
-  await execute(em, 'delete from transaction_tags where transaction_id in (?)', [transactionIds]);
+  await runSql(em, 'delete from transaction_tags where transaction_id in (?)', [transactionIds]);
   await insertTags(em, transactionIds, tagIds);
 }
 
@@ -305,7 +302,7 @@ export async function membersInScope(
   seeds: ScopeSeed[],
 ): Promise<Array<{ id: string; seed_id: string; date: string }>> {
   if (seeds.length === 0) return [];
-  return execute(
+  return runSql(
     em,
     `select distinct on (m.id) m.id, s.id as seed_id, to_char(m.date, 'YYYY-MM-DD') as date
      from jsonb_to_recordset(?::jsonb) as s(id uuid, scope text, "from" date, ord int)
@@ -325,7 +322,7 @@ export async function membersInScope(
 /** Live members of the series of these transactions (transfer pairs, installment purchases). */
 export async function liveSeriesMembers(em: EntityManager, seriesIds: string[]): Promise<string[]> {
   if (seriesIds.length === 0) return [];
-  const rows = await execute<{ id: string }>(
+  const rows = await runSql<{ id: string }>(
     em,
     'select id from transactions where connected_transaction_id in (?) and deleted_at is null',
     [seriesIds],
@@ -366,7 +363,7 @@ export const addEditedFieldsSql = (alias: string) =>
 /** Ids of live accounts of the caller's context among these. */
 export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, ids: string[]): Promise<Set<string>> {
   const scope = contextSql(ctx);
-  const rows = await execute<{ id: string }>(
+  const rows = await runSql<{ id: string }>(
     em,
     // KEY SHARE: an account deletion (FOR UPDATE) waits for this writer to commit, or this writer sees it deleted
     `select id from accounts where id in (?) and deleted_at is null and ${scope.sql} order by id for key share`,
@@ -378,7 +375,7 @@ export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, i
 /** Net of paid, balance-counting live entries per account, in cents. */
 export async function paidNetByAccount(em: EntityManager, accountIds: string[]): Promise<Map<string, number>> {
   if (accountIds.length === 0) return new Map();
-  const rows = await execute<{ account_id: string; net: string }>(
+  const rows = await runSql<{ account_id: string; net: string }>(
     em,
     `select account_id, sum(case when is_expense then -amount else amount end)::text as net
      from transactions

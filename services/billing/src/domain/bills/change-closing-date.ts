@@ -3,7 +3,7 @@ import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/cli
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextOfRef, contextSql } from '@finance/shared/db/context-scope';
+import { contextOfRef } from '@finance/shared/db/context-scope';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
@@ -215,7 +215,7 @@ export async function changeClosingDate(
   if (!card) throw notFound(CARD_NOT_FOUND);
   let reference: BillRow | null = null;
   if (input.bill_id) {
-    reference = await findBill(em, contextSql(ctx, 'b'), input.bill_id);
+    reference = await findBill(em, ctx, input.bill_id, 'b');
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);
   }
   const today = await contextToday(ledger, ctx);

@@ -1,20 +1,9 @@
 import { addMonthsClamped, type CalendarDate, startOfMonth } from '@finance/shared/calendar';
 import type { CurrentBill } from '@finance/shared/clients/billing-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { cardsWithBillsBetween } from '../../data-access/card-repository.ts';
 import { type BillDates, type CardDays, monthForDate } from './bill-calendar.ts';
-
-interface Row {
-  card_id: string;
-  closing_day: number;
-  due_day: number;
-  calendar: CardDays['calendar'];
-  bill_id: string | null;
-  reference_month: string | null;
-  closing_date: string | null;
-  due_date: string | null;
-}
 
 /**
  * The stored bill of each live card of the context whose period holds `today` (the context's day, which
@@ -27,18 +16,8 @@ export async function currentBills(
   ctx: CallerContext,
   today: CalendarDate,
 ): Promise<{ bills: CurrentBill[] }> {
-  const scope = contextSql(ctx, 'c');
   const month = startOfMonth(today);
-  const rows: Row[] = await em.getConnection().execute(
-    `select c.id as card_id, c.closing_day, c.due_day, c.calendar, b.id as bill_id,
-       to_char(b.reference_month, 'YYYY-MM-DD') as reference_month, to_char(b.closing_date, 'YYYY-MM-DD') as closing_date,
-       to_char(b.due_date, 'YYYY-MM-DD') as due_date
-     from credit_cards c
-       left join bills b on b.credit_card_id = c.id and b.reference_month between ?::date and ?::date
-     where ${scope.sql} and c.deleted_at is null`,
-    [addMonthsClamped(month, -3), addMonthsClamped(month, 3), ...scope.params],
-    'all',
-  );
+  const rows = await cardsWithBillsBetween(em, ctx, addMonthsClamped(month, -3), addMonthsClamped(month, 3));
   const cards = new Map<string, { days: CardDays; stored: Map<string, BillDates> }>();
   const ids = new Map<string, string>();
   for (const row of rows) {

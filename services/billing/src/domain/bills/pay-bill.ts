@@ -2,7 +2,7 @@ import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextRef, contextSql } from '@finance/shared/db/context-scope';
+import { contextRef } from '@finance/shared/db/context-scope';
 import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
 import { busy, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
@@ -34,7 +34,7 @@ export async function payBill(
   billId: string,
   input: { account_id: string; amount?: number; date?: string },
 ) {
-  const bill = await findBill(em, contextSql(ctx, 'c'), billId);
+  const bill = await findBill(em, ctx, billId, 'c');
   const card = bill && (await findCard(em, ctx, bill.creditCardId));
   if (!bill || !card) throw notFound(BILL_NOT_FOUND);
   const claim = await claimBillForPayment(em, bill.id);

@@ -1,4 +1,5 @@
 import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
+import { pingDatabase } from '@finance/shared/db/orm';
 import { createApp } from '@finance/shared/http/create-app';
 import { OutageLog } from '@finance/shared/http/dependency-outage';
 import { verifyJsonDepth } from '@finance/shared/http/json-depth';
@@ -61,7 +62,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     // PostgreSQL only: rate limiting fails open without Redis (idempotency lives in each service's
     // PostgreSQL), so a Redis outage must not take every gateway pod out of the load balancer
     ready: async () => {
-      await orm.em.getConnection().execute('select 1');
+      await pingDatabase(orm);
     },
     mount: (app) => {
       app.get('/openapi.json', (_req, res) => {

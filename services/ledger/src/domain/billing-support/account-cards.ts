@@ -1,11 +1,11 @@
 import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextRef, contextSql } from '@finance/shared/db/context-scope';
+import { contextRef } from '@finance/shared/db/context-scope';
 import { conflict } from '@finance/shared/errors/app-error';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from '../../data-access/transaction-repository.ts';
+import { successorAccount } from '../../data-access/account-repository.ts';
 
 export const MOVE_CARDS_JOB = 'move-cards';
 
@@ -22,12 +22,7 @@ export async function planCardsOfDeletedAccount(
   accountId: string,
   linked: Array<{ id: string; account_id: string }>,
 ): Promise<string | null> {
-  const scope = contextSql(ctx);
-  const [successor] = await execute<{ id: string }>(
-    em,
-    `select id from accounts where deleted_at is null and ${scope.sql} order by is_default desc, created_at, id limit 1`,
-    scope.params,
-  );
+  const successor = await successorAccount(em, ctx);
   if (!successor) {
     if (linked.length) throw conflict('Não é possível excluir a última conta: há cartões de crédito vinculados a ela');
     return null;

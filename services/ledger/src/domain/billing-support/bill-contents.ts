@@ -1,13 +1,12 @@
 import type { BillTotals } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql } from '@finance/shared/db/context-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { balancesOf } from '../../data-access/account-repository.ts';
+import { billTotalRows, billTransactionRows, tagLinksOf } from '../../data-access/bill-contents-reads.ts';
 import { AccountSchema } from '../../data-access/entities/account.ts';
 import { SubcategorySchema } from '../../data-access/entities/subcategory.ts';
 import { TagSchema } from '../../data-access/entities/tag.ts';
 import { visibleWhere } from '../../data-access/reference-repository.ts';
-import { execute, SELECT_COLUMNS, selectTransactions } from '../../data-access/transaction-repository.ts';
 import { accountView } from '../accounts/account-view.ts';
 import { findCategoriesByIds } from '../references/category-lookup.ts';
 import { subcategoryView } from '../references/category-view.ts';
@@ -23,22 +22,7 @@ const COST_PATTERN = '(tarifa|juros|iof|encargo|multa|anuidade|fee|interest)';
  */
 export async function billTotals(em: EntityManager, ctx: CallerContext, billIds: string[]): Promise<BillTotals[]> {
   if (billIds.length === 0) return [];
-  const scope = contextSql(ctx, 't');
-  const rows = await execute<Record<string, string>>(
-    em,
-    `select t.bill_id,
-       coalesce(sum(t.amount) filter (where not t.is_bill_payment and t.is_expense), 0)::text as purchases,
-       coalesce(sum(t.amount) filter (where not t.is_bill_payment and not t.is_expense), 0)::text as credits,
-       coalesce(sum(case when t.is_expense then t.amount else -t.amount end) filter (where t.is_bill_payment), 0)::text as payments,
-       coalesce(sum(t.amount) filter (where not t.is_bill_payment and t.is_expense and t.operation_type ~* ?), 0)::text as costs,
-       count(*) filter (where not t.is_bill_payment)::text as count,
-       coalesce(sum(case when t.is_expense then t.amount else -t.amount end)
-         filter (where not t.is_bill_payment and t.type = 'RECURRENT'), 0)::text as recurring
-     from transactions t
-     where t.bill_id in (?) and t.deleted_at is null and ${scope.sql}
-     group by t.bill_id`,
-    [COST_PATTERN, billIds, ...scope.params],
-  );
+  const rows = await billTotalRows(em, ctx, billIds, COST_PATTERN);
   return rows.map((row) => ({
     bill_id: row.bill_id,
     purchases: Number(row.purchases),
@@ -56,19 +40,7 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
  */
 export async function billTransactions(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
   if (billIds.length === 0) return [];
-  const scope = contextSql(ctx, 't');
-  const rows = await selectTransactions(
-    em,
-    `select ${SELECT_COLUMNS},
-       case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
-         (select sum(s.amount) from transactions s
-          where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)::text
-       end as series_total
-     from transactions t
-     where t.credit_card_id = ? and t.bill_id in (?) and not t.is_bill_payment and t.deleted_at is null and ${scope.sql}
-     order by t.date, t.id`,
-    [cardId, billIds, ...scope.params],
-  );
+  const rows = await billTransactionRows(em, ctx, cardId, billIds);
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const only = <T>(values: Array<T | null>) => [...new Set(values.filter((v): v is T => v !== null))];
@@ -78,11 +50,7 @@ export async function billTransactions(em: EntityManager, ctx: CallerContext, ca
     findCategoriesByIds(em, ctx, only(rows.map((row) => row.category_id))),
     subcategoryIds.length ? em.find(SubcategorySchema, { id: { $in: subcategoryIds }, ...visibleWhere(ctx) }) : [],
     accountIds.length ? em.find(AccountSchema, { id: { $in: accountIds } }) : [],
-    execute<{ transaction_id: string; tag_id: string }>(
-      em,
-      'select transaction_id, tag_id from transaction_tags where transaction_id in (?)',
-      [ids],
-    ),
+    tagLinksOf(em, ids),
   ]);
   const tagIds = only(tagLinks.map((link) => link.tag_id));
   const tags = new Map(

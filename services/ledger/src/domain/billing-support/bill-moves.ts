@@ -5,12 +5,19 @@ import type {
 } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextSql } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { advanceCardCalendar, lockCardCalendars } from '../../data-access/card-calendar-repository.ts';
 import {
-  execute,
+  claimRolloverSources,
+  liveCardTransactionIds,
+  livePaymentsOfBills,
+  placedRolloverEntries,
+  rebillPurchases,
+  selectCardTransactionDates,
+  uncoveredPurchaseDates,
+} from '../../data-access/card-transaction-writes.ts';
+import {
   insertTransactions,
   loadByIds,
   makePlainEntries,
@@ -22,17 +29,7 @@ import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { transactionView } from '../transactions/transaction-view.ts';
 
 /** Live card entries of a card dated on or after `from` (all when null), previous balances apart. */
-export async function cardTransactionDates(em: EntityManager, ctx: CallerContext, cardId: string, from: string | null) {
-  const scope = contextSql(ctx, 't');
-  return execute<{ id: string; date: string; bill_id: string | null }>(
-    em,
-    `select t.id, to_char(t.date, 'YYYY-MM-DD') as date, t.bill_id from transactions t
-     where t.credit_card_id = ? and t.deleted_at is null and not t.is_previous_balance
-       and (?::date is null or t.date >= ?::date) and ${scope.sql}
-     order by t.date, t.id`,
-    [cardId, from, from, ...scope.params],
-  );
-}
+export const cardTransactionDates = selectCardTransactionDates;
 
 /**
  * Applies a card's bill calendar from billing after a closing-day change (docs/architecture.md rule 9):
@@ -47,30 +44,11 @@ export async function rebillCard(em: EntityManager, ctx: CallerContext, input: C
     if (stored > input.calendar_version) return { moved: 0, uncovered: [], applied: false };
     await advanceCardCalendar(tx, input.credit_card_id, input.calendar_version);
     if (input.bills.length === 0) return { moved: 0, uncovered: [], applied: true };
-    const scope = contextSql(ctx, 't');
     const bills = JSON.stringify(input.bills);
-    const rows = await execute<{ id: string }>(
-      tx,
-      `update transactions t set bill_id = b.bill_id, billed_at = b.closing_date, updated_at = now()
-       from jsonb_to_recordset(?::jsonb) as b(bill_id uuid, open_date date, closing_date date)
-       where t.credit_card_id = ? and t.deleted_at is null and not t.is_previous_balance
-         and t.date >= b.open_date and t.date < b.closing_date
-         and (t.bill_id is distinct from b.bill_id or t.billed_at is distinct from b.closing_date) and ${scope.sql}
-       returning t.id`,
-      [bills, input.credit_card_id, ...scope.params],
-    );
+    const rows = await rebillPurchases(tx, ctx, input.credit_card_id, bills);
     // purchases from the first period on whose bill billing has not stored yet: billing creates it and asks again
     const first = input.bills.map((bill) => bill.open_date).sort()[0];
-    const uncovered = await execute<{ date: string }>(
-      tx,
-      `select distinct to_char(t.date, 'YYYY-MM-DD') as date from transactions t
-       where t.credit_card_id = ? and t.deleted_at is null and not t.is_previous_balance and t.date >= ?::date
-         and ${scope.sql}
-         and not exists (select 1 from jsonb_to_recordset(?::jsonb) as b(open_date date, closing_date date)
-                         where t.date >= b.open_date and t.date < b.closing_date)
-       order by 1 limit 5000`,
-      [input.credit_card_id, first, ...scope.params, bills],
-    );
+    const uncovered = await uncoveredPurchaseDates(tx, ctx, input.credit_card_id, first, bills);
     return { moved: rows.length, uncovered: uncovered.map((row) => row.date), applied: true };
   });
 }
@@ -98,22 +76,19 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
         is_previous_balance: true,
       }),
     );
-    const claimed = await execute<{ source_bill_id: string }>(
+    const claimed = await claimRolloverSources(
       tx,
-      `insert into bill_rollover_entries (source_bill_id, transaction_id)
-       select * from unnest(?::uuid[], ?::uuid[]) on conflict do nothing returning source_bill_id`,
-      [`{${entries.map((e) => e.source_bill_id).join(',')}}`, `{${rows.map((r) => r.id).join(',')}}`],
+      entries.map((e) => e.source_bill_id),
+      rows.map((r) => r.id),
     );
     const fresh = new Set(claimed.map((row) => row.source_bill_id));
     const toInsert = rows.filter((_, index) => fresh.has(entries[index].source_bill_id));
     await insertTransactions(tx, toInsert);
     recordTransactionChanges(tx, ctx, 'created', toInsert);
     // where each source's entry lives, written now or by an earlier run (billing records it as the carry)
-    const placed = await execute<{ source_bill_id: string; bill_id: string }>(
+    const placed = await placedRolloverEntries(
       tx,
-      `select e.source_bill_id, t.bill_id from bill_rollover_entries e join transactions t on t.id = e.transaction_id
-       where e.source_bill_id = any(?::uuid[]) and t.bill_id is not null`,
-      [`{${entries.map((e) => e.source_bill_id).join(',')}}`],
+      entries.map((e) => e.source_bill_id),
     );
     return { created: toInsert.length, placed };
   });
@@ -168,22 +143,12 @@ export async function deleteCardTransactions(
     // a purchase billed before the deletion and written after it is refused (its calendar version is older)
     await lockCardCalendars(tx, [cardId], 'update');
     await advanceCardCalendar(tx, cardId, calendarVersion);
-    const scope = contextSql(ctx, 't');
-    const ids = await execute<{ id: string }>(
-      tx,
-      `select t.id from transactions t where t.credit_card_id = ? and t.deleted_at is null and ${scope.sql}`,
-      [cardId, ...scope.params],
-    );
+    const ids = await liveCardTransactionIds(tx, ctx, cardId);
     const deleted = await softDelete(
       tx,
       ids.map((row) => row.id),
     );
-    const payments = await execute<{ id: string }>(
-      tx,
-      `select t.id from transactions t
-       where t.is_bill_payment and t.bill_id = any(?::uuid[]) and t.deleted_at is null and ${scope.sql}`,
-      [`{${billIds.join(',')}}`, ...scope.params],
-    );
+    const payments = await livePaymentsOfBills(tx, ctx, billIds);
     const kept = await makePlainEntries(
       tx,
       payments.map((row) => row.id),

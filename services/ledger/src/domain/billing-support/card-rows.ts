@@ -4,7 +4,8 @@ import { contextOfRef } from '@finance/shared/db/context-scope';
 import { AppError, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockCardCalendars } from '../../data-access/card-calendar-repository.ts';
-import { execute, type NewTransaction, type TransactionRow } from '../../data-access/transaction-repository.ts';
+import type { NewTransaction, TransactionRow } from '../../data-access/transaction-repository.ts';
+import { setBills } from '../../data-access/transaction-updates.ts';
 
 /**
  * Versions of the cards' bill calendars that billing answered with (card id → version). Billing is asked
@@ -183,11 +184,9 @@ export async function rebillCardRows(
     moved.set(row.id, { bill_id: bill.bill_id, billed_at: bill.billed_at });
   }
   if (moved.size === 0) return rows;
-  await execute(
+  await setBills(
     em,
-    `update transactions t set bill_id = m.bill_id, billed_at = m.billed_at::date
-     from jsonb_to_recordset(?::jsonb) as m(id uuid, bill_id uuid, billed_at text) where t.id = m.id`,
-    [JSON.stringify([...moved].map(([id, bill]) => ({ id, ...bill })))],
+    [...moved].map(([id, bill]) => ({ id, ...bill })),
   );
   return rows.map((row) => {
     const bill = moved.get(row.id);

@@ -1,11 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextSql, iso } from '@finance/shared/db/context-scope';
+import { iso } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from '../../data-access/transaction-repository.ts';
+import {
+  findBackgroundJob,
+  findBackgroundJobState,
+  insertBackgroundJob,
+  lockBackgroundJob,
+  updateBackgroundJobRow,
+} from '../../data-access/background-job-repository.ts';
 
 export type BackgroundJobState = 'waiting' | 'active' | 'completed' | 'failed';
 
@@ -48,12 +54,7 @@ const view = (row: JobRow): BackgroundJob => ({
 /** Records a waiting job inside the caller's transaction; its id is also the BullMQ job id. */
 export async function createBackgroundJob(em: EntityManager, ctx: CallerContext, kind: string): Promise<string> {
   const id = newId();
-  await execute(em, 'insert into background_jobs (id, user_id, profile_id, kind) values (?, ?, ?, ?)', [
-    id,
-    ctx.userId,
-    ctx.profileId,
-    kind,
-  ]);
+  await insertBackgroundJob(em, id, ctx, kind);
   return id;
 }
 
@@ -63,35 +64,9 @@ export async function updateBackgroundJob(
   id: string,
   patch: { state?: BackgroundJobState; progress?: number; result?: unknown; error?: string | null },
 ): Promise<void> {
-  const sets: string[] = ['updated_at = now()'];
-  const params: unknown[] = [];
-  if (patch.state !== undefined) {
-    sets.push('state = ?');
-    params.push(patch.state);
-    if (patch.state === 'completed' || patch.state === 'failed')
-      sets.push('finished_at = coalesce(finished_at, now())');
-    else sets.push('finished_at = null');
-  }
-  if (patch.progress !== undefined) {
-    sets.push('progress = ?');
-    params.push(Math.max(0, Math.min(100, Math.round(patch.progress))));
-  }
-  if (patch.result !== undefined) {
-    sets.push('result = ?::jsonb');
-    params.push(JSON.stringify(patch.result));
-  }
-  if (patch.error !== undefined) {
-    sets.push('error = ?');
-    params.push(patch.error);
-  }
   await em.transactional(async (tx) => {
-    const [before] = await execute<{
-      kind: string;
-      state: BackgroundJobState;
-      user_id: string;
-      profile_id: string | null;
-    }>(tx, 'select kind, state, user_id, profile_id from background_jobs where id = ? for update', [id]);
-    await execute(tx, `update background_jobs set ${sets.join(', ')} where id = ?`, [...params, id]);
+    const before = await lockBackgroundJob<BackgroundJobState>(tx, id);
+    await updateBackgroundJobRow(tx, id, patch);
     // an import's end is an event (webhooks), recorded once: when the job first reaches completed or failed
     if (before?.kind === IMPORT_KIND && isFinished(patch.state) && !isFinished(before.state)) {
       const completed = patch.state === 'completed';
@@ -116,20 +91,18 @@ export const IMPORT_KIND = 'IMPORT';
 
 const isFinished = (state: BackgroundJobState | undefined) => state === 'completed' || state === 'failed';
 
-async function findJob(em: EntityManager, ctx: CallerContext, id: string): Promise<JobRow | null> {
-  const scope = contextSql(ctx);
-  const rows = await execute<JobRow>(
-    em,
-    `select id, kind, state, progress, result, error, created_at, finished_at from background_jobs
-     where id = ? and ${scope.sql}`,
-    [id, ...scope.params],
-  );
-  return rows[0] ?? null;
+/** The state of a job of the context (import workers check it before running); null when unknown there. */
+export async function backgroundJobState(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+): Promise<BackgroundJobState | null> {
+  return ((await findBackgroundJobState(em, ctx, id)) as BackgroundJobState | null) ?? null;
 }
 
 /** GET /v1/jobs/{id}: any job the caller's context started; another context's is 404. */
 export async function getBackgroundJob(em: EntityManager, ctx: CallerContext, id: string): Promise<BackgroundJob> {
-  const row = await findJob(em, ctx, id);
+  const row = await findBackgroundJob<JobRow>(em, ctx, id);
   if (!row) throw notFound('Tarefa não encontrada');
   return view(row);
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from '../../data-access/transaction-repository.ts';
+import { recordConsentRevocation } from '../../data-access/consent-revocations.ts';
 import type { ConnectionRow } from './connections.ts';
 
 /** The bank side of open banking: the one place a real aggregator integration plugs in. */
@@ -14,11 +14,6 @@ export interface BankConnector {
  */
 export const recordingBankConnector: BankConnector = {
   async revokeConsent(em, connection) {
-    await execute(
-      em,
-      `insert into consent_revocations (connection_id, user_id, profile_id, external_id, institution)
-       values (?, ?, ?, ?, ?) on conflict (connection_id) do nothing`,
-      [connection.id, connection.user_id, connection.profile_id, connection.external_id, connection.institution],
-    );
+    await recordConsentRevocation(em, connection);
   },
 };

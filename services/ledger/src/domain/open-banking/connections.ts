@@ -1,21 +1,15 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { newId } from '@finance/shared/db/base-entity';
-import { contextKey, contextSql, encodeCursor, iso } from '@finance/shared/db/context-scope';
+import { encodeCursor, iso } from '@finance/shared/db/context-scope';
 import { afterIdOf } from '@finance/shared/db/pagination';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from '../../data-access/transaction-repository.ts';
+import {
+  type ConnectionRow,
+  insertOrRefreshConnection,
+  selectConnectionByExternalId,
+  selectConnectionsPage,
+} from '../../data-access/connection-repository.ts';
 
-export interface ConnectionRow {
-  id: string;
-  user_id: string;
-  profile_id: string | null;
-  external_id: string;
-  institution: string;
-  status: 'ACTIVE' | 'REVOKED';
-  revoked_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { ConnectionRow };
 
 export const connectionView = (row: ConnectionRow) => ({
   id: row.id,
@@ -35,13 +29,7 @@ export async function findConnectionByExternalId(
   ctx: CallerContext,
   externalId: string,
 ): Promise<ConnectionRow | null> {
-  const scope = contextSql(ctx);
-  const rows = await execute<ConnectionRow>(
-    em,
-    `select * from connections where coalesce(profile_id, user_id) = ? and external_id = ? and ${scope.sql}`,
-    [contextKey(ctx), externalId, ...scope.params],
-  );
-  return rows[0] ?? null;
+  return selectConnectionByExternalId(em, ctx, externalId);
 }
 
 /** Creates the connection on its first import; later imports only refresh the institution name. */
@@ -50,15 +38,7 @@ export async function upsertConnection(
   ctx: CallerContext,
   connection: { id: string; institution: string },
 ): Promise<string> {
-  await execute(
-    em,
-    `insert into connections as c (id, user_id, profile_id, external_id, institution)
-     values (?, ?, ?, ?, ?)
-     on conflict (coalesce(profile_id, user_id), external_id) do update set institution = excluded.institution,
-       updated_at = now()
-     where c.institution is distinct from excluded.institution`,
-    [newId(), ctx.userId, ctx.profileId, connection.id, connection.institution],
-  );
+  await insertOrRefreshConnection(em, ctx, connection);
   return (await findConnectionByExternalId(em, ctx, connection.id))?.id as string;
 }
 
@@ -68,23 +48,11 @@ export async function listConnections(
   ctx: CallerContext,
   query: { limit: number; cursor?: string; status?: 'ACTIVE' | 'REVOKED' },
 ) {
-  const after = afterIdOf(query.cursor);
-  const scope = contextSql(ctx);
-  const where = ['coalesce(profile_id, user_id) = ?', scope.sql];
-  const params: unknown[] = [contextKey(ctx), ...scope.params];
-  if (query.status) {
-    where.push('status = ?');
-    params.push(query.status);
-  }
-  if (after) {
-    where.push('id > ?');
-    params.push(after);
-  }
-  const rows = await execute<ConnectionRow>(
-    em,
-    `select * from connections where ${where.join(' and ')} order by id limit ?`,
-    [...params, query.limit + 1],
-  );
+  const rows = await selectConnectionsPage(em, ctx, {
+    limit: query.limit,
+    after: afterIdOf(query.cursor),
+    status: query.status,
+  });
   const items = rows.slice(0, query.limit);
   return {
     data: items.map(connectionView),

@@ -4,7 +4,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from '../../data-access/transaction-repository.ts';
+import { selectImportPayload } from '../../data-access/connection-repository.ts';
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../billing-support/card-rows.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
@@ -42,9 +42,7 @@ export interface ImportResult {
 const ASSIGN_CHUNK = 5000;
 
 async function loadPayload(em: EntityManager, jobId: string): Promise<ImportPayload> {
-  const rows = await execute<{ payload: unknown }>(em, 'select payload from open_banking_imports where job_id = ?', [
-    jobId,
-  ]);
+  const rows = await selectImportPayload(em, jobId);
   if (rows.length === 0) throw new ImportRejected('Importação não encontrada para esta tarefa');
   return parseStoredPayload(rows[0].payload);
 }

@@ -5,7 +5,7 @@ import { Reply } from '@finance/shared/http/service-routes';
 import { type ImportJob, QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute } from '../../data-access/transaction-repository.ts';
+import { insertImportPayload } from '../../data-access/connection-repository.ts';
 import { createBackgroundJob, IMPORT_KIND, waitForBackgroundJob } from '../jobs/background-jobs.ts';
 import { findConnectionByExternalId } from './connections.ts';
 import type { ImportPayload } from './import-payload.ts';
@@ -33,11 +33,7 @@ export async function startImport(
     const connection = await findConnectionByExternalId(tx, ctx, payload.connection.id);
     if (connection?.status === 'REVOKED') throw conflict(REVOKED_MESSAGE);
     const jobId = await createBackgroundJob(tx, ctx, IMPORT_KIND);
-    await execute(
-      tx,
-      'insert into open_banking_imports (job_id, user_id, profile_id, payload) values (?, ?, ?, ?::jsonb)',
-      [jobId, ctx.userId, ctx.profileId, JSON.stringify(payload)],
-    );
+    await insertImportPayload(tx, jobId, ctx, payload);
     const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
     recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
     return jobId;

@@ -1,11 +1,11 @@
 import { DEFAULT_TIME_ZONE } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { CONFIG_DEFAULTS, CONFIG_FLAGS, type ConfigFlag } from '@finance/shared/contracts/ledger/personal-config';
-import { newId } from '@finance/shared/db/base-entity';
 import { contextRef, contextWhere } from '@finance/shared/db/context-scope';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonalConfigSchema } from '../../data-access/entities/personal-config.ts';
+import { upsertPersonalConfig } from '../../data-access/personal-config-repository.ts';
 
 export type PersonalConfigInput = Partial<Record<ConfigFlag, boolean>> & { time_zone?: string };
 export type PersonalConfigView = Record<ConfigFlag, boolean> & { time_zone: string; configured: boolean };
@@ -47,25 +47,12 @@ export async function updatePersonalConfig(
   const columns = [...sent, ...(input.time_zone !== undefined ? ['time_zone'] : [])];
   const now = new Date();
   await em.transactional(async (tx) => {
-    const [row] = await tx.getConnection().execute<Array<{ time_zone: string | null; changed_at: string }>>(
-      `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, time_zone, created_at, updated_at)
-       values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?, ?)
-       on conflict (coalesce(profile_id, user_id)) do update set
-         ${[...columns.map((column) => `${column} = excluded.${column}`), 'updated_at = excluded.updated_at'].join(', ')}
-       returning time_zone,
-         to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_at`,
-      [
-        newId(),
-        ctx.userId,
-        ctx.profileId,
-        ...CONFIG_FLAGS.map((flag) => values[flag]),
-        input.time_zone ?? null,
-        now,
-        now,
-      ],
-      'all',
-      tx.getTransactionContext(),
-    );
+    const row = await upsertPersonalConfig(tx, ctx, {
+      flags: CONFIG_FLAGS.map((flag) => values[flag]),
+      columns,
+      timeZone: input.time_zone ?? null,
+      at: now,
+    });
     if (input.time_zone !== undefined) {
       // stamped after the upsert took the row's lock, so concurrent changes are stamped in commit order
       recordEvent(tx, 'context.time_zone_changed', contextRef(ctx), {

@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql } from '@finance/shared/db/context-scope';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { liveVisibleRows } from '../../data-access/reference-repository.ts';
 
 export interface ReferenceIds {
   categoryId?: string | null;
@@ -11,28 +11,7 @@ export interface ReferenceIds {
   tagIds?: string[] | null;
 }
 
-type Row = { id: string; category_id?: string };
-
-async function visibleRows(
-  em: EntityManager,
-  ctx: CallerContext,
-  table: string,
-  ids: string[],
-  includeSystem: boolean,
-  columns = 'id',
-): Promise<Row[]> {
-  const scope = contextSql(ctx);
-  // system rows (user_id null) are shared by every context
-  const where = includeSystem ? `(user_id is null or (${scope.sql}))` : `(${scope.sql})`;
-  return em
-    .getConnection()
-    .execute<Row[]>(
-      `select ${columns} from ${table} where id in (?) and deleted_at is null and ${where}`,
-      [ids, ...scope.params],
-      'all',
-      em.getTransactionContext(),
-    );
-}
+const visibleRows = liveVisibleRows;
 
 /**
  * Checks that every referenced id is visible in the caller's context (system categories and subcategories

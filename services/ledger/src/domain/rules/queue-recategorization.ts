@@ -2,12 +2,10 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { QUEUES, type RecategorizationJob } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { insertRun } from '../../data-access/recategorization-runs.ts';
+import { countRuleMatches, insertRun } from '../../data-access/recategorization-runs.ts';
 import type { RuleRow } from '../../data-access/rule-repository.ts';
-import { execute } from '../../data-access/transaction-repository.ts';
 import { createBackgroundJob, waitForBackgroundJob } from '../jobs/background-jobs.ts';
 import type { RecategorizationResult } from './recategorize-history.ts';
-import { matchSql } from './rule-match-sql.ts';
 
 export const RECATEGORIZATION_KIND = 'RECATEGORIZATION';
 export const RECATEGORIZE_JOB = 'recategorize';
@@ -29,14 +27,7 @@ export async function recordRecategorization(
   ctx: CallerContext,
   rule: RuleRow,
 ): Promise<QueuedRecategorization> {
-  const match = matchSql(ctx, rule);
-  const [counts] = await execute<{ total: number; to_change: number }>(
-    tx,
-    `select count(*)::int as total,
-       count(*) filter (where t.category_id is distinct from ? or t.subcategory_id is distinct from ?)::int as to_change
-     from transactions t where ${match.sql}`,
-    [rule.category_id, rule.subcategory_id, ...match.params],
-  );
+  const counts = await countRuleMatches(tx, ctx, rule);
   const jobId = await createBackgroundJob(tx, ctx, RECATEGORIZATION_KIND);
   await insertRun(tx, {
     job_id: jobId,

@@ -1,20 +1,16 @@
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UnrecoverableError } from 'bullmq';
-import { advanceRun, lockRun, type RunRow } from '../../data-access/recategorization-runs.ts';
-import { execute } from '../../data-access/transaction-repository.ts';
+import {
+  advanceRun,
+  applyRecategorizationBatch,
+  lockRun,
+  type RunRow,
+} from '../../data-access/recategorization-runs.ts';
+import { contextOfRow } from '../../data-access/rule-match-sql.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
-import { type ChangedRow, changedColumns, recordTransactionChanges } from '../transactions/record-changes.ts';
-import { contextOfRow, matchSql } from './rule-match-sql.ts';
+import { recordTransactionChanges } from '../transactions/record-changes.ts';
 
 export const RECATEGORIZATION_BATCH = 5_000;
-const FIRST_ID = '00000000-0000-0000-0000-000000000000';
-
-interface BatchResult {
-  scanned: number;
-  last_id: string | null;
-  changed: ChangedRow[];
-}
 
 export interface RecategorizationResult {
   updated_count: number;
@@ -23,33 +19,11 @@ export interface RecategorizationResult {
 const progressOf = (run: RunRow) =>
   run.finished_at ? 100 : Math.min(99, run.total === 0 ? 0 : Math.floor((run.scanned / run.total) * 100));
 
-/** The next batch after the cursor, in id order; only rows not already in the rule's category change. */
-async function applyBatch(em: EntityManager, run: RunRow, size: number): Promise<BatchResult> {
-  const match = matchSql(contextOfRow(run), run);
-  const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
-  const [result] = await execute<BatchResult>(
-    em,
-    `with batch as (
-       select t.id from transactions t where ${match.sql} and t.id > ? order by t.id limit ?
-     ), changed as (
-       update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
-       from batch b where t.id = b.id and (${differs})
-       returning ${changedColumns()}
-     )
-     select (select count(*) from batch)::int as scanned,
-       (select id from batch order by id desc limit 1) as last_id,
-       coalesce((select json_agg(c) from changed c), '[]'::json) as changed`,
-    [
-      ...match.params,
-      run.cursor_id ?? FIRST_ID,
-      size,
-      run.category_id,
-      run.subcategory_id,
-      run.category_id,
-      run.subcategory_id,
-    ],
-  );
-  return result;
+/** The run of a job is gone: retrying cannot help (the worker fails the job at once). */
+export class RunNotFound extends Error {
+  constructor(jobId: string) {
+    super(`recategorization run ${jobId} not found`);
+  }
 }
 
 /**
@@ -60,9 +34,9 @@ async function applyBatch(em: EntityManager, run: RunRow, size: number): Promise
 async function step(em: EntityManager, jobId: string, size: number): Promise<RunRow> {
   return em.transactional(async (tx) => {
     const run = await lockRun(tx, jobId);
-    if (!run) throw new UnrecoverableError(`recategorization run ${jobId} not found`);
+    if (!run) throw new RunNotFound(jobId);
     if (run.finished_at) return run;
-    const batch = await applyBatch(tx, run, size);
+    const batch = await applyRecategorizationBatch(tx, run, size);
     const finished = batch.scanned < size;
     await advanceRun(tx, jobId, {
       lastId: batch.last_id,

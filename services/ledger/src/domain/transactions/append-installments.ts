@@ -4,13 +4,13 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  execute,
-  findOneLive,
-  insertTags,
-  insertTransactions,
-  SELECT_COLUMNS,
-  selectTransactions,
-} from '../../data-access/transaction-repository.ts';
+  lastLiveSeriesMember,
+  lockTransactionRow,
+  seriesNextIndex,
+  setSeriesInstallments,
+  tagIdsOf,
+} from '../../data-access/series-repository.ts';
+import { findOneLive, insertTags, insertTransactions } from '../../data-access/transaction-repository.ts';
 import {
   applyPlannedBills,
   assertCalendarsCurrent,
@@ -50,21 +50,13 @@ export async function appendInstallments(
       const seriesId = target.connected_transaction_id;
       if (target.type !== 'PARCELLED' || !seriesId) return { created: 0 };
       // the first member's row lock serializes appends to one purchase
-      await execute(tx, 'select id from transactions where id = ? for update', [seriesId]);
+      await lockTransactionRow(tx, seriesId);
       const { last, members, total } = await membersToAppend(tx, seriesId, quantity);
       // card installments fill the bills after the last one
       const rows = last.credit_card_id ? applyPlannedBills(planned, last.credit_card_id, members) : members;
       await insertTransactions(tx, rows);
-      await execute(
-        tx,
-        'update transactions set installments = ?, updated_at = now() where connected_transaction_id = ?',
-        [total, seriesId],
-      );
-      const tags = await execute<{ tag_id: string }>(
-        tx,
-        'select tag_id from transaction_tags where transaction_id = ?',
-        [last.id],
-      );
+      await setSeriesInstallments(tx, seriesId, total);
+      const tags = await tagIdsOf(tx, last.id);
       await insertTags(
         tx,
         rows.map((row) => row.id),
@@ -78,19 +70,8 @@ export async function appendInstallments(
 
 /** The members `quantity` more installments of a series would be, monthly after its last live one. */
 async function membersToAppend(em: EntityManager, seriesId: string, quantity: number) {
-  const [last] = await selectTransactions(
-    em,
-    `select ${SELECT_COLUMNS} from transactions t
-     where t.connected_transaction_id = ? and t.deleted_at is null order by t.series_index desc limit 1`,
-    [seriesId],
-  );
-  const [{ next_index, anchor_day }] = await execute<{ next_index: number; anchor_day: number }>(
-    em,
-    `select max(series_index) + 1 as next_index,
-            extract(day from min(date) filter (where series_index = 0))::int as anchor_day
-     from transactions where connected_transaction_id = ?`,
-    [seriesId],
-  );
+  const last = await lastLiveSeriesMember(em, seriesId);
+  const { next_index, anchor_day } = await seriesNextIndex(em, seriesId);
   // numbers follow the last live installment, so deleted trailing ones leave no gap in the count
   const lastNumber = last.installment_number ?? last.installments;
   const total = lastNumber + quantity;

@@ -6,8 +6,8 @@ import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { insertRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
 import {
-  execute,
   insertTags,
   insertWithEvent,
   type NewTransaction,
@@ -158,11 +158,7 @@ async function insertCreated(
       input.tag_ids ?? [],
     );
     if (first.type === 'RECURRENT') {
-      await execute(
-        tx,
-        'insert into recurrence_series (series_id, anchor, frequency, next_index) values (?, ?::date, ?, ?)',
-        [first.id, first.date, first.frequency, rows.length],
-      );
+      await insertRecurrenceSeries(tx, first.id, first.date, first.frequency, rows.length);
     }
     return inserted.find((row) => row.id === first.id) as TransactionRow;
   };

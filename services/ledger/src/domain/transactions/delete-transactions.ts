@@ -2,8 +2,8 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/ledger/transactions';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { endRecurrenceSeries, endRecurrenceSeriesBefore } from '../../data-access/recurrence-series-repository.ts';
 import {
-  execute,
   findOneLive,
   liveSeriesMembers,
   membersInScope,
@@ -32,18 +32,10 @@ export async function deleteTransaction(
     const deleted = await softDelete(tx, ids);
     // a recurrence deleted whole stops growing; "this and next" ends it at the date its future was deleted from
     if (target.type === 'RECURRENT' && scope === 'ALL') {
-      await execute(tx, 'update recurrence_series set ended = true, updated_at = now() where series_id = ?', [
-        target.connected_transaction_id,
-      ]);
+      await endRecurrenceSeries(tx, target.connected_transaction_id);
     } else if (target.type === 'RECURRENT' && scope === 'THIS_AND_NEXT') {
       // members are written in date order, so one dated on or after the end means nothing is left to create
-      await execute(
-        tx,
-        `update recurrence_series r set ends_before = least(r.ends_before, e.day), updated_at = now(),
-           ended = r.ended or exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.date >= e.day)
-         from (select ?::date as day) e where r.series_id = ?`,
-        [from ?? target.date, target.connected_transaction_id],
-      );
+      await endRecurrenceSeriesBefore(tx, target.connected_transaction_id, from ?? target.date);
     }
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
     return { deleted: deleted.length };

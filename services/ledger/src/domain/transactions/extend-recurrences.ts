@@ -1,14 +1,14 @@
-import { addDays, type CalendarDate, type Frequency } from '@finance/shared/calendar';
+import { addDays, type CalendarDate } from '@finance/shared/calendar';
 import type { BillingClient } from '@finance/shared/clients/billing-client';
-import { DEFAULT_TIME_ZONE, now, todayIn } from '@finance/shared/clock';
+import { now, todayIn } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  execute,
-  insertTransactions,
-  type NewTransaction,
-  SELECT_COLUMNS,
-  selectTransactions,
-} from '../../data-access/transaction-repository.ts';
+  advanceRecurrenceSeries,
+  copyTemplateTags,
+  latestLiveMembers,
+  openSeriesAfter,
+} from '../../data-access/recurrence-series-repository.ts';
+import { insertTransactions, type NewTransaction } from '../../data-access/transaction-repository.ts';
 import {
   applyPlannedBills,
   assertCalendarsCurrent,
@@ -19,17 +19,6 @@ import {
 } from '../billing-support/card-rows.ts';
 import { nextMember, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
 import { recordChangesByContext } from './record-changes.ts';
-
-interface SeriesRow {
-  series_id: string;
-  anchor: CalendarDate;
-  frequency: Frequency;
-  next_index: number;
-  /** Exclusive end set by "delete this and next"; null while the series runs on. */
-  ends_before: CalendarDate | null;
-  /** IANA zone of the series' context: its "today" moves the horizon. */
-  time_zone: string;
-}
 
 /** A series' horizon from its context's zone. */
 type HorizonOf = (zone: string) => CalendarDate;
@@ -78,24 +67,14 @@ export async function extendRecurrences(
         const inserted = await insertTransactions(tx, rows);
         // new occurrences carry the template's tags, like every member the series was created or edited with
         if (inserted.size) {
-          await execute(
+          await copyTemplateTags(
             tx,
-            `insert into transaction_tags (transaction_id, tag_id)
-           select p.id, g.tag_id from jsonb_to_recordset(?::jsonb) as p(id uuid, template_id uuid)
-           join transaction_tags g on g.transaction_id = p.template_id on conflict do nothing`,
-            [JSON.stringify([...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })))],
+            [...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })),
           );
         }
-        await execute(
+        await advanceRecurrenceSeries(
           tx,
-          `update recurrence_series r set updated_at = now(),
-           next_index = greatest(r.next_index, coalesce(m.next, 0)),
-           ended = coalesce(r.ends_before <= m.horizon, false)
-             or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
-         from (select s.id, s.horizon, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
-               from jsonb_to_recordset(?::jsonb) as s(id uuid, horizon date)) m
-         where r.series_id = m.id`,
-          [JSON.stringify(ids.map((id) => ({ id, horizon: horizons.get(id) })))],
+          ids.map((id) => ({ id, horizon: horizons.get(id) })),
         );
         recordChangesByContext(
           tx,
@@ -114,29 +93,13 @@ export async function extendRecurrences(
 
 /** The open series after `after` and the occurrences each still needs (locked, skipping locked ones, when `lock`). */
 async function pendingBatch(em: EntityManager, after: string, batchSize: number, horizonOf: HorizonOf, lock: boolean) {
-  const series = await execute<SeriesRow>(
-    em,
-    `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
-            to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
-            coalesce((select c.time_zone from transactions t
-                        join personal_configs c on coalesce(c.profile_id, c.user_id) = coalesce(t.profile_id, t.user_id)
-                      where t.id = r.series_id), ?) as time_zone
-     from recurrence_series r
-     where not r.ended and r.series_id > ? order by r.series_id limit ?${lock ? ' for update of r skip locked' : ''}`,
-    [DEFAULT_TIME_ZONE, after, batchSize],
-  );
+  const series = await openSeriesAfter(em, after, batchSize, lock);
   const templateIdOf = new Map<string, string>();
   const horizons = new Map(series.map((s) => [s.series_id, horizonOf(s.time_zone)]));
   if (series.length === 0) return { series, built: [] as NewTransaction[], templateIdOf, horizons };
   const ids = series.map((row) => row.series_id);
   // the latest live member is the template, so edits "this and next" carry on
-  const templates = await selectTransactions(
-    em,
-    `select distinct on (t.connected_transaction_id) ${SELECT_COLUMNS} from transactions t
-     where t.connected_transaction_id in (?) and t.deleted_at is null
-     order by t.connected_transaction_id, t.series_index desc`,
-    [ids],
-  );
+  const templates = await latestLiveMembers(em, ids);
   const templateOf = new Map(templates.map((row) => [row.connected_transaction_id, row]));
   const built = series.flatMap((s) => {
     const template = templateOf.get(s.series_id);

@@ -1,12 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  findOneLive,
-  SELECT_COLUMNS,
-  selectTransactions,
-  visibleAccountIds,
-} from '../../data-access/transaction-repository.ts';
+import { findOneLive, visibleAccountIds } from '../../data-access/transaction-repository.ts';
+import { settleEntry } from '../../data-access/transaction-updates.ts';
 import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
 import { recordTransactionChanges } from './record-changes.ts';
 import { entryDateOf } from './transaction-input.ts';
@@ -29,13 +25,7 @@ export async function settleTransaction(
     if (target.paid) throw conflict('Lançamento já está pago');
     const visible = await visibleAccountIds(tx, ctx, [input.account_id]);
     if (!visible.size) throw notFound('Conta não encontrada (account_id)');
-    const [settled] = await selectTransactions(
-      tx,
-      `update transactions t set paid = true, account_id = ?, updated_at = now(),
-         paid_at = coalesce(?::date::timestamp at time zone 'UTC', now())
-       where t.id = ? returning ${SELECT_COLUMNS}`,
-      [input.account_id, paidAt, id],
-    );
+    const settled = await settleEntry(tx, id, input.account_id, paidAt);
     recordTransactionChanges(tx, ctx, 'updated', [settled]);
     return settled;
   });

@@ -3,9 +3,8 @@ import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { shiftRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
 import {
-  addEditedFieldsSql,
-  execute,
   findLive,
   loadByIds,
   membersInScope,
@@ -13,6 +12,7 @@ import {
   type TransactionRow,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
+import { editAssignments, updateMembers } from '../../data-access/transaction-updates.ts';
 import {
   assertAtMostOneHolder,
   assertCalendarsCurrent,
@@ -22,16 +22,9 @@ import {
   requireCard,
   withCurrentCalendars,
 } from '../billing-support/card-rows.ts';
-import { userEditedFields } from '../open-banking/user-edits.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { recordTransactionChanges } from './record-changes.ts';
-import {
-  assertBusinessAllowed,
-  calendarDateOf,
-  descriptionOf,
-  entryDateOf,
-  type TransactionInput,
-} from './transaction-input.ts';
+import { assertBusinessAllowed, calendarDateOf, entryDateOf, type TransactionInput } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
 const IMMUTABLE = ['type', 'installments', 'frequency', 'is_full_amount'] as const;
@@ -64,66 +57,6 @@ function assertPreviousBalanceEdit(targets: TransactionRow[], input: Transaction
     .filter((field) => input[field] !== undefined)
     .map((field) => ({ field, message: `${field} do saldo anterior de uma fatura não muda` }));
   if (details.length) throw badRequest('Dados inválidos', details);
-}
-
-/** Plain column assignments for the fields sent (`?` values in order). */
-function assignments(input: TransactionInput, subcategoryParent: string | null): { sql: string[]; params: unknown[] } {
-  const sql: string[] = [];
-  const params: unknown[] = [];
-  const set = (clause: string, ...values: unknown[]) => {
-    sql.push(clause);
-    params.push(...values);
-  };
-  if (input.amount !== undefined) set('amount = ?', input.amount);
-  if (input.title !== undefined) set('title = ?', input.title);
-  if (input.is_expense !== undefined) set('is_expense = ?', input.is_expense);
-  if (input.description !== undefined) set('description = ?', descriptionOf(input.description));
-  if (input.currency !== undefined) set('currency = ?', input.currency);
-  if (input.show_on_balance !== undefined) set('show_on_balance = ?', input.show_on_balance);
-  // an entry has one holder: moving it to an account leaves its card and bill, to a card its account
-  if (input.account_id !== undefined)
-    set('account_id = ?, credit_card_id = null, bill_id = null, billed_at = null', input.account_id);
-  if (input.credit_card_id !== undefined) {
-    // card entries are always paid at their date (PRODUCT.md §6); the bill is set once the dates are final
-    set('credit_card_id = ?, account_id = null, paid = true', input.credit_card_id);
-    set("paid_at = (t.date + s.delta)::timestamp at time zone 'UTC'");
-  } else if (input.paid !== undefined) {
-    // paying keeps an earlier payment time; unpaying clears it; an entry staying on its card stays paid at its date
-    const card = input.account_id === undefined ? 't.credit_card_id is not null' : 'false';
-    set(`paid = ? or ${card}`, input.paid);
-    set(
-      `paid_at = case when ${card} then (t.date + s.delta)::timestamp at time zone 'UTC' when ? then coalesce(t.paid_at, now()) else null end`,
-      input.paid,
-    );
-  } else if (input.account_id === undefined) {
-    // a card entry is paid at its date (PRODUCT.md §6), also after its date moves
-    set(
-      "paid_at = case when t.credit_card_id is not null then (t.date + s.delta)::timestamp at time zone 'UTC' else t.paid_at end",
-    );
-  }
-  if (input.category_id !== undefined) {
-    // a subcategory sent with a null category brings its own, as on creation
-    set('category_id = ?', input.category_id ?? subcategoryParent);
-    // a subcategory of the old category does not follow a category change
-    if (input.subcategory_id === undefined) {
-      set(
-        'subcategory_id = case when t.category_id is distinct from ? then null else t.subcategory_id end',
-        input.category_id,
-      );
-    }
-  }
-  if (input.subcategory_id !== undefined) set('subcategory_id = ?', input.subcategory_id);
-  // a subcategory sent alone brings its category
-  if (input.category_id === undefined && subcategoryParent) set('category_id = ?', subcategoryParent);
-  if (input.competence_date !== undefined) {
-    set('competence_date = ?::date', input.competence_date && entryDateOf('competence_date', input.competence_date));
-  }
-  if (input.contact_id !== undefined) set('contact_id = ?', input.contact_id);
-  if (input.cost_center_id !== undefined) set('cost_center_id = ?', input.cost_center_id);
-  if (input.document_number !== undefined) set('document_number = ?', input.document_number);
-  const edited = userEditedFields(input);
-  if (edited.length) set(`user_edited_fields = ${addEditedFieldsSql('t')}`, `{${edited.join(',')}}`);
-  return { sql, params };
 }
 
 /** The members an edit reaches: both legs of a transfer always change together, so the pair keeps netting to zero. */
@@ -218,26 +151,16 @@ export async function updateManyTransactions(
         id: member.id,
         delta: newDate ? daysBetween((byId.get(member.seed_id) as TransactionRow).date, newDate) : 0,
       }));
-      const set = assignments(input, subcategoryParent);
+      const set = editAssignments(input, subcategoryParent);
       if (newDate) set.sql.push('date = t.date + s.delta');
-      await execute(
-        tx,
-        `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
-       from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
-        [...set.params, JSON.stringify(shifts)],
-      );
+      await updateMembers(tx, set, shifts);
       const memberIds = members.map((member) => member.id);
       if (newDate && scope !== 'THIS') {
         // later occurrences of a moved recurrence follow the move
         const moved = targets
           .filter((row) => row.type === 'RECURRENT' && row.connected_transaction_id)
           .map((row) => ({ id: row.connected_transaction_id, delta: daysBetween(row.date, newDate) }));
-        await execute(
-          tx,
-          `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
-         from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
-          [JSON.stringify(moved)],
-        );
+        await shiftRecurrenceSeries(tx, moved);
       }
       if (input.tag_ids !== undefined) await replaceTags(tx, memberIds, input.tag_ids);
       const loaded = await loadByIds(tx, memberIds);

@@ -8,11 +8,13 @@ import { internalHandler } from '@finance/shared/http/service-routes';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import express, { type Router } from 'express';
 import Joi from 'joi';
-import { totalsBySubcategory } from '../../domain/aggregates/by-subcategory.ts';
-import { categoryRefs } from '../../domain/aggregates/category-refs.ts';
-import { dreTotals } from '../../domain/aggregates/dre.ts';
-import { spendingByWindow } from '../../domain/aggregates/spending.ts';
-import { summaryOf } from '../../domain/aggregates/summary.ts';
+import {
+  categoryRefs,
+  dreTotals,
+  spendingByWindow,
+  summaryOf,
+  totalsBySubcategory,
+} from '../../domain/aggregates/aggregates.ts';
 
 type CategoryIds = { category_ids: string[]; subcategory_ids: string[] };
 

@@ -8,8 +8,7 @@ import { type Job, QueueEvents, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import { billingFor } from '../../billing-client.ts';
 import type { LedgerConfig } from '../../config.ts';
-import { execute } from '../../data-access/transaction-repository.ts';
-import { updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
+import { backgroundJobState, updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 import { ImportRejected } from '../../domain/open-banking/import-payload.ts';
 import { runImport } from '../../domain/open-banking/run-import.ts';
 
@@ -62,13 +61,9 @@ export function startImportWorker(runtime: ServiceRuntime) {
       const data = value as ImportJob;
       const em = runtime.orm.em.fork();
       const ctx = contextOfRef(data.context);
-      const [record] = await execute<{ state: string }>(
-        em,
-        `select state from background_jobs where id = ? and user_id = ? and profile_id is not distinct from ?::uuid`,
-        [data.background_job_id, ctx.userId, ctx.profileId],
-      );
-      if (!record) throw new UnrecoverableError('Tarefa de importação desconhecida neste contexto');
-      if (record.state === 'completed' || record.state === 'failed') return;
+      const state = await backgroundJobState(em, ctx, data.background_job_id);
+      if (!state) throw new UnrecoverableError('Tarefa de importação desconhecida neste contexto');
+      if (state === 'completed' || state === 'failed') return;
       try {
         return await runImport(em, ctx, data.background_job_id, {
           billing: billingFor(runtime),

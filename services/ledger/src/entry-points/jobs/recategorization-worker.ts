@@ -3,7 +3,7 @@ import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { LedgerConfig } from '../../config.ts';
 import { updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
-import { recategorizeHistory } from '../../domain/rules/recategorize-history.ts';
+import { RunNotFound, recategorizeHistory } from '../../domain/rules/recategorize-history.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,7 +17,8 @@ export function startRecategorizationWorker(runtime: ServiceRuntime) {
       if (typeof jobId !== 'string' || !UUID.test(jobId)) throw new UnrecoverableError('job_id inválido');
       try {
         return await recategorizeHistory(runtime.orm.em.fork(), jobId, (percent) => job.updateProgress(percent));
-      } catch (err) {
+      } catch (caught) {
+        const err = caught instanceof RunNotFound ? new UnrecoverableError(caught.message) : caught;
         const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
         // the client sees the failure on GET /v1/jobs/{id} once no retry is left
         if (last) {

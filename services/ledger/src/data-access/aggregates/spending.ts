@@ -1,9 +1,9 @@
 import type { SpendingWindow } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { countsInTotals } from '../../data-access/totals-currency.ts';
-import { runSql } from './run-sql.ts';
+import { countsInTotals } from '../totals-currency.ts';
 
 /**
  * Spent cents per window in one statement: live expenses of the category (or subcategory) dated in the

@@ -1,9 +1,10 @@
 import type { Period, Summary } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { countsInTotals } from '../../data-access/totals-currency.ts';
-import { preferencesCte, runSql } from './run-sql.ts';
+import { countsInTotals } from '../totals-currency.ts';
+import { preferencesCte } from './preferences-cte.ts';
 
 type Row = Record<keyof Summary, string>;
 

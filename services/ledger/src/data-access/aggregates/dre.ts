@@ -1,9 +1,9 @@
 import type { DreGroupTotal, Period } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { countsInTotals } from '../../data-access/totals-currency.ts';
-import { runSql } from './run-sql.ts';
+import { countsInTotals } from '../totals-currency.ts';
 
 type Row = { dre_group: string; income: string; expenses: string };
 

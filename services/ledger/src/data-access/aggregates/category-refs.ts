@@ -1,8 +1,8 @@
 import type { CategoryRef, CategoryRefs, SubcategoryRef } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runSql } from './run-sql.ts';
 
 type CategoryRow = Omit<CategoryRef, 'createdAt' | 'updatedAt'> & { created_at: Date; updated_at: Date };
 

@@ -1,9 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-
-/** Runs one read-only aggregate statement; bigint sums come back as strings and are converted by callers. */
-export const runSql = <T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> =>
-  em.getConnection().execute<T[]>(sql, params, 'all');
-
 /** The context's preferences with PRODUCT.md §10 defaults until saved, as one always-present row. */
 export const preferencesCte = (scopeSql: string) => `cfg as (
   select coalesce(bool_or(include_bill_payments), false) as include_bill_payments,

@@ -1,0 +1,54 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import { contextSql } from '@finance/shared/db/context-scope';
+import { runSql } from '@finance/shared/db/sql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
+
+/**
+ * Per-bill sums (as text) of the context's live entries, bill payments apart: purchases, credits, payments,
+ * costs (operation type matching `costPattern`), count and recurring; one grouped query.
+ */
+export async function billTotalRows(em: EntityManager, ctx: CallerContext, billIds: string[], costPattern: string) {
+  const scope = contextSql(ctx, 't');
+  return runSql<Record<string, string>>(
+    em,
+    `select t.bill_id,
+       coalesce(sum(t.amount) filter (where not t.is_bill_payment and t.is_expense), 0)::text as purchases,
+       coalesce(sum(t.amount) filter (where not t.is_bill_payment and not t.is_expense), 0)::text as credits,
+       coalesce(sum(case when t.is_expense then t.amount else -t.amount end) filter (where t.is_bill_payment), 0)::text as payments,
+       coalesce(sum(t.amount) filter (where not t.is_bill_payment and t.is_expense and t.operation_type ~* ?), 0)::text as costs,
+       count(*) filter (where not t.is_bill_payment)::text as count,
+       coalesce(sum(case when t.is_expense then t.amount else -t.amount end)
+         filter (where not t.is_bill_payment and t.type = 'RECURRENT'), 0)::text as recurring
+     from transactions t
+     where t.bill_id in (?) and t.deleted_at is null and ${scope.sql}
+     group by t.bill_id`,
+    [costPattern, billIds, ...scope.params],
+  );
+}
+
+/** The card's live entries of some bills (bill payments apart) by date, with `series_total` of installment series. */
+export async function billTransactionRows(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
+  const scope = contextSql(ctx, 't');
+  return selectTransactions(
+    em,
+    `select ${SELECT_COLUMNS},
+       case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
+         (select sum(s.amount) from transactions s
+          where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)::text
+       end as series_total
+     from transactions t
+     where t.credit_card_id = ? and t.bill_id in (?) and not t.is_bill_payment and t.deleted_at is null and ${scope.sql}
+     order by t.date, t.id`,
+    [cardId, billIds, ...scope.params],
+  );
+}
+
+/** The tag links of some transactions. */
+export async function tagLinksOf(em: EntityManager, transactionIds: string[]) {
+  return runSql<{ transaction_id: string; tag_id: string }>(
+    em,
+    'select transaction_id, tag_id from transaction_tags where transaction_id in (?)',
+    [transactionIds],
+  );
+}
