@@ -642,11 +642,12 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
         billing: queries.billing - before.billing,
       };
     };
-    // consumers of the purchases' events may still query the ledger meanwhile: they only ever add statements,
-    // so the quietest of three reads is the read's own cost
+    // background jobs (event consumers, billing's workers) may still call or query the ledger meanwhile: they
+    // only ever add calls and statements, so the quietest of three reads is the read's own cost
     const measure = async () => {
       const runs = [await measureOnce(), await measureOnce(), await measureOnce()];
-      return runs.reduce((best, run) => (run.ledger + run.billing < best.ledger + best.billing ? run : best));
+      const cost = (run: (typeof runs)[number]) => run.calls * 1000 + run.ledger + run.billing;
+      return runs.reduce((best, run) => (cost(run) < cost(best) ? run : best));
     };
     await purchase(card.id, [{ date: '2026-03-15', amount: 100 }]);
     const small = await measure();
