@@ -122,7 +122,7 @@ describe('accounts through the gateway', () => {
     expect(await stack.sql('select count(*)::int as n from ledger.accounts')).toEqual(before);
   });
 
-  it('when validation fails in body, path or query, then each detail message is Portuguese (PRODUCT.md §3)', async () => {
+  it('when validation fails in body, path or query, then each detail message is Portuguese (docs/decisions.md §3)', async () => {
     const body = await owner.api.post('/v1/accounts', { name: 42, balance: 1.5, type: 'CRYPTO', color: 'red' });
     expect(body.body.details).toEqual([
       { field: 'name', message: 'name deve ser um texto' },

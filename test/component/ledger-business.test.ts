@@ -303,7 +303,7 @@ describe('ledger: business contacts, cost centers and DRE mapping through the ga
       expect(compras).toMatchObject({ dre_group: 'custos', source: 'default' });
     });
 
-    it('when an item carries id, user_id, profile_id, createdAt or updatedAt, then they are ignored (PRODUCT.md §2)', async () => {
+    it('when an item carries id, user_id, profile_id, createdAt or updatedAt, then they are ignored (docs/decisions.md §2)', async () => {
       const fresh = await stack.companyClient(tenant.userId);
       const response = await fresh.api.put('/v2/business/dre-mapping', [
         {

@@ -3,7 +3,7 @@ import { type Tenant, TestStack } from '../support/stack.ts';
 
 const forged = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
 
-/** Every listing of PRODUCT.md §4, found from the route table so a new one is covered by itself. */
+/** Every listing of docs/decisions.md §4, found from the route table so a new one is covered by itself. */
 const listings = publicRoutes.filter(
   (route) => route.method === 'get' && !route.path.includes(':') && route.query?.describe().keys?.cursor,
 );

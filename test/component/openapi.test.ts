@@ -68,7 +68,7 @@ describe('OpenAPI: /openapi.json', () => {
           route: route.operationId,
           example: true,
         });
-      // the gateway's own answers (PRODUCT.md §3): rate limit with Retry-After; body size and type on writes
+      // the gateway's own answers (docs/decisions.md §3): rate limit with Retry-After; body size and type on writes
       expect(operation.responses['429']?.headers?.['Retry-After']).toBeDefined();
       // a dependency outage: 503 with Retry-After on every operation
       expect(operation.responses['503']?.headers?.['Retry-After']).toBeDefined();

@@ -2,7 +2,7 @@ import type { CallerContext } from '../context/signed-context.ts';
 import type { InternalClient } from '../http/internal-client.ts';
 import { fetchTimeZone } from './ledger-context-client.ts';
 
-/** A ledger transaction row as the bill endpoints show it, with its related objects (PRODUCT.md §8). */
+/** A ledger transaction row as the bill endpoints show it, with its related objects (docs/decisions.md §8). */
 export type CardTransaction = Record<string, unknown> & {
   id: string;
   amount: number;

@@ -24,7 +24,7 @@ export const BaseSchema = defineEntity({
   },
 });
 
-/** Every record of a context carries its creator and its context (PRODUCT.md §2). */
+/** Every record of a context carries its creator and its context (docs/decisions.md §2). */
 export const OwnedSchema = defineEntity({
   name: 'OwnedEntity',
   abstract: true,

@@ -3,7 +3,7 @@ import type { CallerContext } from '../context/signed-context.ts';
 import { badRequest } from '../errors/app-error.ts';
 import type { ContextRef } from '../queue/catalogue.ts';
 
-/** Filter selecting exactly the records of the caller's context (PRODUCT.md §2). */
+/** Filter selecting exactly the records of the caller's context (docs/decisions.md §2). */
 export const contextWhere = (ctx: CallerContext) =>
   ctx.profileId ? { profileId: ctx.profileId } : { profileId: null, userId: ctx.userId };
 

@@ -2,7 +2,7 @@ import { parseCalendarDate } from '../calendar.ts';
 import { badRequest } from '../errors/app-error.ts';
 import { decodeCursor, encodeCursor } from './context-scope.ts';
 
-/** Listing pages of PRODUCT.md §4: opaque cursors whose values are checked, so a forged one is 400, never a failed query. */
+/** Listing pages of docs/decisions.md §4: opaque cursors whose values are checked, so a forged one is 400, never a failed query. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string): boolean => UUID.test(value);
 const invalidCursor = () => badRequest('Cursor inválido', [{ field: 'cursor', message: 'cursor inválido' }]);

@@ -5,7 +5,7 @@ export interface FieldError {
   message: string;
 }
 
-/** The one error type: operational failures a client may see, with the status and body of PRODUCT.md §3. */
+/** The one error type: operational failures a client may see, with the status and body of docs/decisions.md §3. */
 export class AppError extends Error {
   readonly status: number;
   readonly details?: FieldError[];

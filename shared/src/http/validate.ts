@@ -3,7 +3,7 @@ import Joi from 'joi';
 import { AppError, type FieldError } from '../errors/app-error.ts';
 import { joiMessagesPt } from './joi-messages.ts';
 
-/** Fields a client may send but never sets (PRODUCT.md §2): dropped before validation. */
+/** Fields a client may send but never sets (docs/decisions.md §2): dropped before validation. */
 const SERVER_OWNED = ['id', 'user_id', 'profile_id', 'createdAt', 'updatedAt'];
 
 export interface Validated {

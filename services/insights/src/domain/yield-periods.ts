@@ -1,4 +1,4 @@
-// Investment yield report (PRODUCT.md §10) from per-position daily balance snapshots. Choices the rules leave open:
+// Investment yield report (docs/decisions.md §10) from per-position daily balance snapshots. Choices the rules leave open:
 // - Only snapshots dated on or before the reference date count; two snapshots of one position on one day: the last wins.
 // - A balance that is not a safe integer is unusable: the day still counts, but that position is `unknown` in any
 //   period that needs it and is left out of positions, by_type and total_balance_cents.

@@ -38,7 +38,7 @@ export async function lockContext(em: EntityManager, ctx: CallerContext, topic: 
 
 /**
  * Current balances in one query for any number of accounts: imported accounts show the bank's figure;
- * manual ones add their paid, balance-counting live entries to the initial balance (PRODUCT.md §7).
+ * manual ones add their paid, balance-counting live entries to the initial balance (docs/decisions.md §7).
  */
 export async function balancesOf(em: EntityManager, accounts: Account[]): Promise<Map<string, number>> {
   const manual = accounts.filter((account) => account.bankBalance === null || account.bankBalance === undefined);

@@ -173,7 +173,7 @@ export function editAssignments(
   if (input.account_id !== undefined)
     set('account_id = ?, credit_card_id = null, bill_id = null, billed_at = null', input.account_id);
   if (input.credit_card_id !== undefined) {
-    // card entries are always paid at their date (PRODUCT.md §6); the bill is set once the dates are final
+    // card entries are always paid at their date (docs/decisions.md §6); the bill is set once the dates are final
     set('credit_card_id = ?, account_id = null, paid = true', input.credit_card_id);
     set("paid_at = (t.date + s.delta)::timestamp at time zone 'UTC'");
   } else if (input.paid !== undefined) {
@@ -185,7 +185,7 @@ export function editAssignments(
       input.paid,
     );
   } else if (input.account_id === undefined) {
-    // a card entry is paid at its date (PRODUCT.md §6), also after its date moves
+    // a card entry is paid at its date (docs/decisions.md §6), also after its date moves
     set(
       "paid_at = case when t.credit_card_id is not null then (t.date + s.delta)::timestamp at time zone 'UTC' else t.paid_at end",
     );

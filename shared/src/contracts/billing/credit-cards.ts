@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { anyUuid, cents, errorSchema, idParams, listQuery, ownership, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
-/** Day of month 1–31, sent as a number or a numeric string (PRODUCT.md §8). */
+/** Day of month 1–31, sent as a number or a numeric string (docs/decisions.md §8). */
 export const dayOfMonth = () =>
   Joi.alternatives()
     .try(

@@ -72,7 +72,7 @@ const importedInvestment = Joi.object({
     .required(),
 }).label('ImportedInvestment');
 
-/** The payload of PRODUCT.md §9, keyed by the bank's ids; each list is unique by its key. */
+/** The payload of docs/decisions.md §9, keyed by the bank's ids; each list is unique by its key. */
 export const importBody = Joi.object({
   connection: Joi.object({ id: externalId().required(), institution: text(200).required() }).required(),
   accounts: Joi.array().items(importedAccount).unique('external_id').max(1000).default([]),

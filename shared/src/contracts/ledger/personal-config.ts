@@ -12,7 +12,7 @@ export const CONFIG_FLAGS = [
 ] as const;
 export type ConfigFlag = (typeof CONFIG_FLAGS)[number];
 
-/** Values in force until a context saves its preferences (PRODUCT.md §10). */
+/** Values in force until a context saves its preferences (docs/decisions.md §10). */
 export const CONFIG_DEFAULTS: Record<ConfigFlag, boolean> = {
   auto_reconcile_enabled: false,
   include_bill_payments: false,

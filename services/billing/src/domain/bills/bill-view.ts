@@ -4,7 +4,7 @@ import { iso } from '@finance/shared/db/context-scope';
 import type { BillRow } from '../../data-access/bill-repository.ts';
 import { billStatus } from './bill-status.ts';
 
-/** The Bill record of the spec with PRODUCT.md §8's figures. */
+/** The Bill record of the spec with docs/decisions.md §8's figures. */
 export function billView(row: BillRow, openDate: CalendarDate, totals: BillTotals | undefined, today: CalendarDate) {
   const value = (totals?.purchases ?? 0) - (totals?.credits ?? 0);
   const paid = totals?.payments ?? 0;

@@ -24,7 +24,7 @@ export interface BillFilters {
   amount?: number;
 }
 
-/** Spec Transaction plus the bill extras of PRODUCT.md §8. */
+/** Spec Transaction plus the bill extras of docs/decisions.md §8. */
 function expand(transaction: CardTransaction, card: CardView, bill: BillRow) {
   return {
     ...transaction,

@@ -2,7 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { liveCardsOfAccount, moveLiveCards } from '../../data-access/card-repository.ts';
 
-/** Moves the live cards of one account to another in one statement (account deletion, PRODUCT.md §7). */
+/** Moves the live cards of one account to another in one statement (account deletion, docs/decisions.md §7). */
 export async function moveCards(
   em: EntityManager,
   ctx: CallerContext,

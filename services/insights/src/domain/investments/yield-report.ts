@@ -10,7 +10,7 @@ import { withSnapshotDays, yieldWindowStart } from './yield-window.ts';
 export type YieldReportQuery = { date?: CalendarDate; limit: number };
 
 /**
- * GET /v1/investments/yield (PRODUCT.md §10) from stored snapshots, never a live bank query: one query for the
+ * GET /v1/investments/yield (docs/decisions.md §10) from stored snapshots, never a live bank query: one query for the
  * snapshot days, one for the snapshots from the earliest day a period compares (with the materialized daily yields
  * standing in for older history), fed to computeYieldReport.
  */

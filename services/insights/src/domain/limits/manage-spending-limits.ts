@@ -54,7 +54,7 @@ async function viewAndAlert(
   return view;
 }
 
-/** PRODUCT.md §10 defaults: title = category name, MONTHLY, first day of the current month, 80 %. */
+/** docs/decisions.md §10 defaults: title = category name, MONTHLY, first day of the current month, 80 %. */
 export async function createSpendingLimit(
   em: EntityManager,
   ledger: LedgerInsightsClient,

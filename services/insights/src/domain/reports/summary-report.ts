@@ -5,7 +5,7 @@ import { contextToday } from '../context-today.ts';
 import { assertPeriod } from './period.ts';
 
 /**
- * Totals computed by ledger in one statement with the context's preferences (PRODUCT.md §10); the open
+ * Totals computed by ledger in one statement with the context's preferences (docs/decisions.md §10); the open
  * bills whose purchases show_open_bill and include_current_bill_in_to_pay govern come from billing.
  */
 export async function summaryReport(

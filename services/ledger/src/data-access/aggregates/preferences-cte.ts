@@ -1,4 +1,4 @@
-/** The context's preferences with PRODUCT.md §10 defaults until saved, as one always-present row. */
+/** The context's preferences with docs/decisions.md §10 defaults until saved, as one always-present row. */
 export const preferencesCte = (scopeSql: string) => `cfg as (
   select coalesce(bool_or(include_bill_payments), false) as include_bill_payments,
          coalesce(bool_or(include_current_bill_in_to_pay), true) as include_current_bill_in_to_pay,

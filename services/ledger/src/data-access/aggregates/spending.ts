@@ -7,7 +7,7 @@ import { countsInTotals } from '../totals-currency.ts';
 
 /**
  * Spent cents per window in one statement: live expenses of the category (or subcategory) dated in the
- * window, transfers, bill payments and bills' previous-balance entries excluded (PRODUCT.md §10).
+ * window, transfers, bill payments and bills' previous-balance entries excluded (docs/decisions.md §10).
  */
 export async function spendingByWindow(
   em: EntityManager,

@@ -9,7 +9,7 @@ import { preferencesCte } from './preferences-cte.ts';
 type Row = Record<keyof Summary, string>;
 
 /**
- * Totals of the context in one statement (PRODUCT.md §10 preferences applied):
+ * Totals of the context in one statement (docs/decisions.md §10 preferences applied):
  * - total_balance: current balances of live accounts with include_total_balance (investment accounts only
  *   with include_investments); a manual account = initial + paid income − paid expense with show_on_balance;
  * - income / expenses: live entries dated in the period; transfers and bill payments only when included;

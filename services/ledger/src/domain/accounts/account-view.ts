@@ -1,7 +1,7 @@
 import { iso } from '@finance/shared/db/context-scope';
 import type { Account } from '../../data-access/entities/account.ts';
 
-/** The Account record of the spec; `balance` is computed by the caller (PRODUCT.md §7). */
+/** The Account record of the spec; `balance` is computed by the caller (docs/decisions.md §7). */
 export function accountView(account: Account, balance: number) {
   return {
     id: account.id,

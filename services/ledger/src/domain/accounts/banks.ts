@@ -1,4 +1,4 @@
-/** Brazilian banks by COMPE code, accepted as account logos (PRODUCT.md §7). */
+/** Brazilian banks by COMPE code, accepted as account logos (docs/decisions.md §7). */
 export const BANKS: ReadonlyArray<{ code: string; name: string }> = [
   { code: '001', name: 'Banco do Brasil' },
   { code: '004', name: 'Banco do Nordeste' },

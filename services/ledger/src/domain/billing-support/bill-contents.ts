@@ -13,7 +13,7 @@ import { subcategoryView } from '../references/category-view.ts';
 import { tagView } from '../tags/manage-tags.ts';
 import { transactionView } from '../transactions/transaction-view.ts';
 
-// Imported operation types that mean a fee, interest or IOF (PRODUCT.md §8 `costs`).
+// Imported operation types that mean a fee, interest or IOF (docs/decisions.md §8 `costs`).
 const COST_PATTERN = '(tarifa|juros|iof|encargo|multa|anuidade|fee|interest)';
 
 /**

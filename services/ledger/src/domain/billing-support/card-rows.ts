@@ -69,7 +69,7 @@ async function assignmentsFor(
 }
 
 /**
- * Card rows (PRODUCT.md §6, §8): no account, always paid with `paid_at` at their date, and the bill billing
+ * Card rows (docs/decisions.md §6, §8): no account, always paid with `paid_at` at their date, and the bill billing
  * assigns to each date, so the installments of a purchase fill successive bills. One billing call, made
  * before the caller's transaction; the calendar version it answered goes into `seen`.
  */
@@ -99,7 +99,7 @@ export async function billCardRows<T extends Pick<NewTransaction, 'date'>>(
   }));
 }
 
-/** Exactly one of `account_id` / `credit_card_id` (PRODUCT.md §6). */
+/** Exactly one of `account_id` / `credit_card_id` (docs/decisions.md §6). */
 export function assertOneHolder(input: { account_id?: string; credit_card_id?: string }): void {
   if ((input.account_id === undefined) === (input.credit_card_id === undefined)) {
     throw invalidField(
@@ -138,7 +138,7 @@ export async function planBills(
   return planned;
 }
 
-/** An edit names at most one new holder (PRODUCT.md §6). */
+/** An edit names at most one new holder (docs/decisions.md §6). */
 export function assertAtMostOneHolder(input: { account_id?: string; credit_card_id?: string }): void {
   if (input.account_id !== undefined && input.credit_card_id !== undefined) {
     throw invalidField('credit_card_id', 'informe apenas um entre account_id e credit_card_id');

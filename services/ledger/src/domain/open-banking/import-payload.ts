@@ -44,7 +44,7 @@ export interface ImportedInvestmentInput {
   snapshots: Array<{ date: string; balance_cents: number }>;
 }
 
-/** The body of POST /v1/open-banking/imports after validation (PRODUCT.md §9). */
+/** The body of POST /v1/open-banking/imports after validation (docs/decisions.md §9). */
 export interface ImportPayload {
   connection: { id: string; institution: string };
   accounts: ImportedAccountInput[];
@@ -79,7 +79,7 @@ export function parseStoredPayload(payload: unknown): ImportPayload {
   return value as ImportPayload;
 }
 
-/** `YYYY-MM-DD` of an input date: the calendar date as written (PRODUCT.md §5). */
+/** `YYYY-MM-DD` of an input date: the calendar date as written (docs/decisions.md §5). */
 export const calendarDay = (date: string): string => date.slice(0, 10);
 
 /** Empty strings from banks mean "none". */

@@ -9,7 +9,7 @@ export const RECONCILE_WINDOW_DAYS = 5;
 const MAX_PASSES = 5;
 
 /**
- * Automatic reconciliation (personal config `auto_reconcile_enabled`, PRODUCT.md §10): each newly imported
+ * Automatic reconciliation (personal config `auto_reconcile_enabled`, docs/decisions.md §10): each newly imported
  * entry settles at most one live, unpaid, manual (no external_id), not yet reconciled forecast of the same
  * context, account (or card), direction and amount dated within 5 days of it; the closest date wins, then
  * the oldest forecast. The forecast keeps its data and gets reconciled_at/by/with; reports then count only

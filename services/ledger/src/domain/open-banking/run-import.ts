@@ -105,7 +105,7 @@ function resolveRows(
 }
 
 /**
- * The import worker's use case (PRODUCT.md §9). References are checked before anything is written; then
+ * The import worker's use case (docs/decisions.md §9). References are checked before anything is written; then
  * each stage commits on its own and is idempotent, so a retry after a crash converges: connection and
  * accounts, cards (billing), transactions with their bills and rules, investments (insights).
  */

@@ -11,7 +11,7 @@ export type PageInput = {
 /** The id a listing cursor carries; a well-formed cursor holding no uuid is 400, not a failed query. */
 export const afterIdOf = (page: PageInput): string | null => afterCursorId(page.cursor);
 
-/** Turns `limit + 1` rows into the listing shape `{data, next_cursor}` of PRODUCT.md §4. */
+/** Turns `limit + 1` rows into the listing shape `{data, next_cursor}` of docs/decisions.md §4. */
 export function toPage<T extends { id: string }, V>(rows: T[], limit: number, view: (row: T) => V) {
   const items = rows.slice(0, limit);
   return {

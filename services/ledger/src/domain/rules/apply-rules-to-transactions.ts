@@ -4,7 +4,7 @@ import { applyWinningRules } from '../../data-access/transaction-updates.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 
 /**
- * Categorizes these transactions of the context with their winning enabled rule (PRODUCT.md §9: the rule
+ * Categorizes these transactions of the context with their winning enabled rule (docs/decisions.md §9: the rule
  * matching more fields wins, then the most recently updated), in one UPDATE. Rows already in the winning
  * category are left alone; the changed ones go out in one `transaction.changed` event. Answers how many
  * changed. Call it inside the command's transaction (imports call it for the rows they created).

@@ -31,7 +31,7 @@ export function chooseMatchFields(criteria: Criterion[], requested: string[] | u
   return MATCH_FIELDS.filter((field) => wanted.has(field));
 }
 
-/** `sha256:` + hex of the context, the direction and the matched normalized values (PRODUCT.md §9). */
+/** `sha256:` + hex of the context, the direction and the matched normalized values (docs/decisions.md §9). */
 export function fingerprintOf(
   ctx: CallerContext,
   isExpense: boolean,

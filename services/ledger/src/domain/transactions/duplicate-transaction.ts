@@ -23,7 +23,7 @@ export async function duplicateTransaction(em: EntityManager, ctx: CallerContext
       is_expense: source.is_expense,
       type: 'FIXED',
       paid: true,
-      // a card entry is paid at its date (PRODUCT.md §6); an account one now
+      // a card entry is paid at its date (docs/decisions.md §6); an account one now
       paid_at: onCard ? `${source.date}T00:00:00.000Z` : new Date().toISOString(),
       currency: source.currency,
       account_id: source.account_id,
