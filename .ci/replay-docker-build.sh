@@ -48,6 +48,10 @@ echo "manifests OK"
 
 step "build stage: npm run typecheck on the context"
 ln -s "$ROOT/node_modules" "$CTX/node_modules"
+# npm ci also nests a workspace's own node_modules where the root cannot hold its versions (the client's generator)
+for ws in $("$NODE" -p "require('./package.json').workspaces.join(' ')"); do
+  [[ ! -d "$ROOT/$ws/node_modules" ]] || ln -s "$ROOT/$ws/node_modules" "$CTX/$ws/node_modules"
+done
 (cd "$CTX" && npm run --silent typecheck)
 echo "typecheck OK"
 
