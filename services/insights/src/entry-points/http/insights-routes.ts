@@ -7,8 +7,7 @@ import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
-import { billingClientFor } from '../../data-access/billing.ts';
-import { ledgerClientFor } from '../../data-access/ledger.ts';
+import { billingFor } from '../../billing-client.ts';
 import { addGoalValue, deleteGoalValue } from '../../domain/goals/goal-values.ts';
 import {
   createGoal,
@@ -30,6 +29,7 @@ import { listNotifications, markNotification } from '../../domain/notifications/
 import { dreReport } from '../../domain/reports/dre-report.ts';
 import { subcategoryReport } from '../../domain/reports/subcategory-report.ts';
 import { summaryReport } from '../../domain/reports/summary-report.ts';
+import { ledgerFor } from '../../ledger-client.ts';
 
 const all = [...spendingLimitRoutes, ...goalRoutes, ...notificationRoutes, ...reportRoutes];
 const route = (operationId: string) => routeById(all, operationId);
@@ -37,8 +37,8 @@ type Page = { limit: number; cursor?: string };
 
 export function mountInsightsRoutes(router: Router, runtime: ServiceRuntime): void {
   const { orm } = runtime;
-  const ledger = ledgerClientFor(runtime);
-  const billing = billingClientFor(runtime);
+  const ledger = ledgerFor(runtime);
+  const billing = billingFor(runtime);
   const id = (params: Record<string, unknown>) => String(params.id);
 
   mountRoute(router, route('createSpendingLimit'), (input, ctx) =>

@@ -3,11 +3,11 @@ import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
-import { ledgerClientFor } from '../../data-access/ledger.ts';
 import { investmentYieldReport, type YieldReportQuery } from '../../domain/investments/yield-report.ts';
+import { ledgerFor } from '../../ledger-client.ts';
 
 export function mountInvestmentRoutes(router: Router, runtime: ServiceRuntime): void {
-  const ledger = ledgerClientFor(runtime);
+  const ledger = ledgerFor(runtime);
   mountRoute(router, routeById(investmentRoutes, 'investmentYield'), (input, ctx) =>
     investmentYieldReport(runtime.orm.em.fork(), ledger, ctx, input.query as YieldReportQuery),
   );

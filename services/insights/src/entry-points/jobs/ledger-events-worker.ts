@@ -6,9 +6,9 @@ import { eventProcessor } from '@finance/shared/queue/queues';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
-import { ledgerClientFor } from '../../data-access/ledger.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
+import { ledgerFor } from '../../ledger-client.ts';
 
 const CONSUMER = 'insights';
 export const LEDGER_EVENTS_CONCURRENCY = 16;
@@ -19,7 +19,7 @@ export const LEDGER_EVENTS_CONCURRENCY = 16;
  */
 export function startLedgerEventsWorker(runtime: ServiceRuntime) {
   const { orm, logger } = runtime;
-  const ledger = ledgerClientFor(runtime);
+  const ledger = ledgerFor(runtime);
   return runtime.startWorker(
     QUEUES.insightsLedgerEvents,
     eventProcessor({

@@ -3,8 +3,8 @@ import { now } from '@finance/shared/clock';
 import { type LimitWindowsJob, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
-import { ledgerClientFor } from '../../data-access/ledger.ts';
 import { notifyLimitWindows } from '../../domain/limits/notify-limit-windows.ts';
+import { ledgerFor } from '../../ledger-client.ts';
 
 export const LIMIT_WINDOWS_SCHEDULER_ID = 'hourly-limit-windows';
 
@@ -17,7 +17,7 @@ export async function startLimitWindowsWorker(runtime: ServiceRuntime) {
       { pattern: '10 * * * *', tz: 'UTC' },
       { name: 'limit-windows', data: {} },
     );
-  const ledger = ledgerClientFor(runtime);
+  const ledger = ledgerFor(runtime);
   return runtime.startWorker<LimitWindowsJob>(
     QUEUES.limitWindows,
     async (job) => {
