@@ -1,5 +1,6 @@
 import { todayUtc } from '@finance/shared/calendar';
 import fc from 'fast-check';
+import { PAYMENT_IN_PROGRESS } from '../../services/billing/src/domain/bills/pay-bill.ts';
 import { rollOverBills } from '../../services/billing/src/domain/bills/roll-over-bills.ts';
 import { ledgerFor } from '../../services/billing/src/ledger-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
@@ -66,6 +67,9 @@ describe('billing: paying a bill once, carrying every remainder, what a card hol
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     for (const refused of responses.filter((r) => r.status === 409)) {
       expect(refused.body).toMatchObject({ statusCode: 409, error: expect.any(String), message: expect.any(String) });
+      // a payment still in flight is worth retrying (and the answer says when); nothing owed is final
+      if (refused.body.message === PAYMENT_IN_PROGRESS) expect(refused.headers.get('retry-after')).toBe('1');
+      else expect(refused.headers.get('retry-after')).toBeNull();
     }
     const bill = await billOf(card.id, '2026-01-01');
     expect(bill).toMatchObject({ value: 50_000, paid: 50_000, balance: 0 });
