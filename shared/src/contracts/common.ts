@@ -46,7 +46,13 @@ export const currencyCode = () =>
     .messages({ 'any.invalid': '{{#label}} deve ser um código de moeda ISO 4217 (ex.: BRL, USD, EUR)' });
 export const colorString = () => Joi.string().pattern(/^#[0-9a-fA-F]{6}$/, 'hex colour');
 
-export const idParams = Joi.object({ id: anyUuid().required() });
+export const idParams = Joi.object<{ id: string }>({ id: anyUuid().required() });
+
+/** A listing's page request: `limit` (default 50) rows after the row the opaque `cursor` names. */
+export interface PageQuery {
+  limit: number;
+  cursor?: string;
+}
 
 export const listQuery = {
   limit: Joi.number().integer().min(1).max(500).default(50),

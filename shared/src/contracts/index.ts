@@ -10,10 +10,10 @@ import { openBankingRoutes } from './ledger/open-banking.ts';
 import { personalConfigRoutes } from './ledger/personal-config.ts';
 import { tagRoutes } from './ledger/tags.ts';
 import { transactionRoutes } from './ledger/transactions.ts';
-import type { RouteContract } from './route.ts';
+import type { AnyRoute } from './route.ts';
 
 /** The public route table: the gateway routes and documents exactly these. */
-export const publicRoutes: RouteContract[] = [
+export const publicRoutes: AnyRoute[] = [
   ...accountRoutes,
   ...creditCardRoutes,
   ...billRoutes,

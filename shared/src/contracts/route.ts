@@ -13,13 +13,22 @@ export interface ResponseContract {
   headers?: ResponseHeader[];
 }
 
-/** One public route: the gateway routes and documents it, the owning service validates with the same schemas. */
-export interface RouteContract {
-  operationId: string;
+/** What a request part holds when its contract has no schema for it. */
+export type NoInput = Record<never, never>;
+
+/**
+ * One route: the gateway routes and documents the public ones, the owning service validates with the same
+ * schemas and its handler receives their types (`P` params, `Q` query, `B` body) with no cast.
+ * `Joi.object<T>()` in a contract names the type its schema produces.
+ */
+export interface RouteContract<P extends object = NoInput, Q extends object = NoInput, B = unknown, Id extends string = string> {
+  operationId: Id;
   method: HttpMethod;
   /** Express-style path, e.g. `/v1/accounts/:id`. */
   path: string;
   service: ServiceName;
+  /** Service-to-service only: absent from the gateway's table and the public docs, reached with a signed context. */
+  internal?: boolean;
   tag: string;
   summary: string;
   description?: string;
@@ -27,9 +36,9 @@ export interface RouteContract {
   business?: boolean;
   /** Request body size limit when larger than the default 1 MiB. */
   bodyLimit?: string;
-  params?: Joi.ObjectSchema;
-  query?: Joi.ObjectSchema;
-  body?: Joi.Schema;
+  params?: Joi.ObjectSchema<P>;
+  query?: Joi.ObjectSchema<Q>;
+  body?: Joi.AnySchema<B>;
   /** Example request body for the docs. */
   example?: unknown;
   /** Example body of the success response for the docs. */
@@ -37,13 +46,45 @@ export interface RouteContract {
   responses: Record<number, ResponseContract>;
 }
 
-export const defineRoute = (route: RouteContract): RouteContract => route;
+/** Any contract, whatever its input types: route tables, the gateway and the docs read only its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: a table holds contracts of every input type; each is typed where it is mounted
+export type AnyRoute = RouteContract<any, any, any>;
+
+/** The validated input a contract's handler receives. */
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+/** Keeps the operationId's literal type, so `routeById` gives back this contract with its input types. */
+export const defineRoute = <const Id extends string, P extends object = NoInput, Q extends object = NoInput, B = unknown>(
+  route: RouteContract<P, Q, B, Id>,
+): RouteContract<P, Q, B, Id> => route;
 
 export const scopeFor = (method: HttpMethod): 'read' | 'write' => (method === 'get' ? 'read' : 'write');
 
-/** Looks a contract up by operationId; a typo fails at start, not at request time. */
-export function routeById(routes: RouteContract[], operationId: string): RouteContract {
+/** Looks a contract up by operationId (typed: a typo fails the type-check, and at start), with its input types. */
+export function routeById<R extends AnyRoute, Id extends R['operationId']>(
+  routes: readonly R[],
+  operationId: Id,
+): Extract<R, { operationId: Id }> {
   const found = routes.find((route) => route.operationId === operationId);
   if (!found) throw new Error(`unknown route ${operationId}`);
-  return found;
+  return found as Extract<R, { operationId: Id }>;
+}
+
+/** A typed lookup into one table: `const route = lookupIn(tagRoutes); route('createTag')`. */
+export const lookupIn =
+  <R extends AnyRoute>(routes: readonly R[]) =>
+  <Id extends R['operationId']>(operationId: Id) =>
+    routeById(routes, operationId);
+
+/** Fills an Express-style path's `:name` segments (each value URI-encoded). */
+export function pathOf(route: Pick<AnyRoute, 'path'>, params: Record<string, string> = {}): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${route.path}`);
+    return encodeURIComponent(value);
+  });
 }

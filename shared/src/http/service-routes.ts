@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { type CallerContext, CONTEXT_HEADER, verifyContext } from '../context/signed-context.ts';
-import type { RouteContract } from '../contracts/route.ts';
+import type { AnyRoute, RouteContract, RouteInput, ServiceName } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
 import { verifyJsonDepth } from './json-depth.ts';
 import { type RequestSchemas, type Validated, validateRequest } from './validate.ts';
@@ -15,9 +15,13 @@ export class Reply {
   }
 }
 
-export type RouteHandler = (input: Validated, context: CallerContext, req: Request) => Promise<unknown> | unknown;
+export type RouteHandler<P, Q, B> = (
+  input: RouteInput<P, Q, B>,
+  context: CallerContext,
+  req: Request,
+) => Promise<unknown> | unknown;
 
-export function successStatus(contract: RouteContract): number {
+export function successStatus(contract: AnyRoute): number {
   const status = Object.keys(contract.responses)
     .map(Number)
     .find((code) => code >= 200 && code < 300);
@@ -36,12 +40,23 @@ export function requireContext(secret: string) {
 
 export const callerOf = (res: Response): CallerContext => res.locals.context as CallerContext;
 
-/** Registers a public route on a service: validate with the contract's schemas, call the use case, answer. */
-export function mountRoute(router: Router, contract: RouteContract, handler: RouteHandler): void {
+/** The contracts some service mounted in this process: a service checks at start that it serves all it owns. */
+const mounted = new WeakSet<AnyRoute>();
+
+/**
+ * Registers a route (public or internal) on its service: validate with the contract's schemas, call the use
+ * case with the input typed by those schemas, answer with the contract's success status (or a `Reply`).
+ */
+export function mountRoute<P extends object, Q extends object, B>(
+  router: Router,
+  contract: RouteContract<P, Q, B>,
+  handler: RouteHandler<P, Q, B>,
+): void {
   const status = successStatus(contract);
   const parsers = contract.bodyLimit ? [express.json({ limit: contract.bodyLimit, verify: verifyJsonDepth })] : [];
   router[contract.method](contract.path, ...parsers, async (req: Request, res: Response) => {
-    const input = validateRequest(contract, req);
+    // the schemas produce exactly the types the contract names (`Joi.object<T>()`)
+    const input = validateRequest(contract, req) as RouteInput<P, Q, B>;
     if (contract.business && !callerOf(res).business) {
       throw new AppError(403, 'Recurso disponível apenas para empresas com licença ativa');
     }
@@ -49,11 +64,20 @@ export function mountRoute(router: Router, contract: RouteContract, handler: Rou
     if (result instanceof Reply) res.status(result.status).json(result.body);
     else res.status(status).json(result);
   });
+  mounted.add(contract);
+}
+
+/** The contracts `service` owns that no `mountRoute` served: a start with any of them left out is refused. */
+export function unmountedContracts(service: ServiceName, contracts: readonly AnyRoute[]): string[] {
+  return contracts
+    .filter((contract) => contract.service === service && !mounted.has(contract))
+    .map((contract) => `${contract.method.toUpperCase()} ${contract.path} (${contract.operationId})`);
 }
 
 /**
  * An internal endpoint's handler (not in the public route table): validates the request with `schemas`,
  * runs the use case with the caller's signed context and answers its result as JSON.
+ * @deprecated internal endpoints become contracts (`internal: true`) mounted with `mountRoute`.
  */
 export const internalHandler =
   (schemas: RequestSchemas, run: (input: Validated, ctx: CallerContext) => Promise<unknown>) =>

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { anyUuid, colorString, errorSchema, idParams, listQuery, ownership, page } from '../common.ts';
+import { anyUuid, colorString, errorSchema, idParams, listQuery, ownership, type PageQuery, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 export const tagSchema = Joi.object({
@@ -8,6 +8,12 @@ export const tagSchema = Joi.object({
   color: colorString().required().description('#RRGGBB'),
   ...ownership,
 }).label('Tag');
+
+/** A tag's fields as a client sends them (all optional on update). */
+export interface TagFields {
+  name?: string;
+  color?: string;
+}
 
 const tagFields = { name: Joi.string().trim().min(1).max(60), color: colorString() };
 
@@ -22,7 +28,7 @@ export const tagRoutes = [
     path: '/v1/tags',
     summary: 'List the tags of the context',
     description: 'Ordered by creation.',
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: { 200: { description: 'A page of tags', schema: page(tagSchema, 'TagPage') } },
   }),
   defineRoute({
@@ -32,7 +38,7 @@ export const tagRoutes = [
     path: '/v1/tags',
     summary: 'Create a tag',
     description: '`name` is required; `color` (`#RRGGBB`) defaults to `#64748B`. Names need not be unique.',
-    body: Joi.object({ ...tagFields, name: tagFields.name.required() }).label('CreateTag'),
+    body: Joi.object<TagFields & { name: string }>({ ...tagFields, name: tagFields.name.required() }).label('CreateTag'),
     example: { name: 'Viagem Nordeste', color: '#0EA5E9' },
     responses: { 201: { description: 'The tag', schema: tagSchema } },
   }),
@@ -53,7 +59,7 @@ export const tagRoutes = [
     summary: 'Update a tag',
     description: 'Only the fields sent change (at least one).',
     params: idParams,
-    body: Joi.object(tagFields).min(1).required().label('UpdateTag'),
+    body: Joi.object<TagFields>(tagFields).min(1).required().label('UpdateTag'),
     example: { color: '#22C55E' },
     responses: { 200: { description: 'The tag', schema: tagSchema }, 404: notFound },
   }),

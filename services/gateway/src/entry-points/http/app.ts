@@ -1,4 +1,4 @@
-import type { RouteContract, ServiceName } from '@finance/shared/contracts/route';
+import type { AnyRoute, ServiceName } from '@finance/shared/contracts/route';
 import { pingDatabase } from '@finance/shared/db/orm';
 import { createApp } from '@finance/shared/http/create-app';
 import { OutageLog } from '@finance/shared/http/dependency-outage';
@@ -24,7 +24,7 @@ export interface GatewayDeps {
   orm: MikroORM;
   redis: Redis;
   logger: Logger;
-  routes: RouteContract[];
+  routes: AnyRoute[];
   /** Extra routers mounted before authentication (the queue dashboard). */
   adminRouter?: express.Router;
   /** Shutdown state (readiness 503 and `connection: close` while draining). */

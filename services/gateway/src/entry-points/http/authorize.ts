@@ -1,11 +1,11 @@
-import { type RouteContract, scopeFor } from '@finance/shared/contracts/route';
+import { type AnyRoute, scopeFor } from '@finance/shared/contracts/route';
 import { AppError, forbidden } from '@finance/shared/errors/app-error';
 import type { NextFunction, Request, Response } from 'express';
 import typeis from 'type-is';
 import { keyOf } from './authenticate.ts';
 
 /** Scope by method, business license by route. */
-export function authorize(route: RouteContract) {
+export function authorize(route: AnyRoute) {
   const scope = scopeFor(route.method);
   return (_req: Request, res: Response, next: NextFunction) => {
     const key = keyOf(res);

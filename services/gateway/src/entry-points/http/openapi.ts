@@ -5,7 +5,7 @@ import {
   WEBHOOK_SIGNATURE_DOC,
   webhookEventBodySchema,
 } from '@finance/shared/contracts/insights/webhooks';
-import { type RouteContract, scopeFor } from '@finance/shared/contracts/route';
+import { type AnyRoute, scopeFor } from '@finance/shared/contracts/route';
 import { MAX_JSON_DEPTH } from '@finance/shared/http/json-depth';
 import { WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import { type JsonSchema, SchemaRegistry, tidySchema } from './openapi-schema.ts';
@@ -78,7 +78,7 @@ const HEADERS = {
   },
 };
 
-export function buildParameters(route: RouteContract, registry: SchemaRegistry) {
+export function buildParameters(route: AnyRoute, registry: SchemaRegistry) {
   const params: unknown[] = [];
   for (const [location, schema] of [
     ['path', route.params],
@@ -128,7 +128,7 @@ function withRequestValues(example: unknown, request: unknown, schema: JsonSchem
 }
 
 /** Whether a query or body field holds a uuid (a record the context may not have). */
-function namesAnId(route: RouteContract, registry: SchemaRegistry): boolean {
+function namesAnId(route: AnyRoute, registry: SchemaRegistry): boolean {
   const seen = new Set<unknown>();
   const visit = (value: unknown): boolean => {
     if (typeof value !== 'object' || value === null || seen.has(value)) return false;
@@ -141,7 +141,7 @@ function namesAnId(route: RouteContract, registry: SchemaRegistry): boolean {
   return [route.query, route.body].some((schema) => schema !== undefined && visit(registry.toSchema(schema)));
 }
 
-function operationOf(route: RouteContract, registry: SchemaRegistry) {
+function operationOf(route: AnyRoute, registry: SchemaRegistry) {
   const write = route.method !== 'get';
   // past authentication every answer carries the rate-limit state; a write may be an idempotent replay
   const passedHeaders = {
@@ -295,7 +295,7 @@ function webhooksSection(registry: SchemaRegistry) {
 }
 
 /** The OpenAPI 3.1 document, generated from the route table and the joi schemas that validate requests. */
-export function buildOpenApi(routes: RouteContract[], version: string) {
+export function buildOpenApi(routes: AnyRoute[], version: string) {
   const registry = new SchemaRegistry();
   const errorRef = registry.toSchema(errorSchema);
   if (errorRef.$ref !== '#/components/schemas/Error') throw new Error('the error schema must be labelled Error');

@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { TagFields } from '@finance/shared/contracts/ledger/tags';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -6,10 +7,6 @@ import { type Tag, TagSchema } from '../../data-access/entities/tag.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
 import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
-export interface TagInput {
-  name?: string;
-  color?: string;
-}
 
 const NOT_FOUND = 'Tag não encontrada';
 const DEFAULT_COLOR = '#64748B';
@@ -31,7 +28,7 @@ async function findTag(em: EntityManager, ctx: CallerContext, id: string): Promi
   return tag;
 }
 
-export async function createTag(em: EntityManager, ctx: CallerContext, input: TagInput) {
+export async function createTag(em: EntityManager, ctx: CallerContext, input: TagFields) {
   const tag = em.create(TagSchema, {
     ...ownerOf(ctx),
     name: input.name as string,
@@ -42,7 +39,7 @@ export async function createTag(em: EntityManager, ctx: CallerContext, input: Ta
   return tagView(tag);
 }
 
-export async function updateTag(em: EntityManager, ctx: CallerContext, id: string, input: TagInput) {
+export async function updateTag(em: EntityManager, ctx: CallerContext, id: string, input: TagFields) {
   const tag = await findTag(em, ctx, id);
   if (input.name !== undefined) tag.name = input.name;
   if (input.color !== undefined) tag.color = input.color;
