@@ -95,9 +95,7 @@ describe('billing: closing-day changes leave closed bills and earlier months alo
     const nextMonth = addMonthsClamped(startOfMonth(today), 1);
     // closing on the 10th it sits in next month's bill; closing on the 5th, in the month after
     const purchase = await buy(card.id, `${nextMonth.slice(0, 8)}07` as CalendarDate, 1200);
-    const billing = stack.services.find((service) => service.name === 'billing');
-    if (!billing) throw new Error('no billing service');
-    const ledger = ledgerFor(billing.runtime);
+    const ledger = ledgerFor(stack.billing.runtime);
     const rebill = ledger.rebill;
     // the fault: every rebill call from billing fails while the change is answered
     ledger.rebill = async () => {

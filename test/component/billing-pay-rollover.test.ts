@@ -40,7 +40,7 @@ describe('billing: paying a bill once, carrying every remainder, what a card hol
     return response.body as { id: string; bill_id: string };
   };
   const roll = (date: string) =>
-    rollOverBills(stack.service('billing').orm.em.fork(), ledgerFor(stack.service('billing').runtime), date);
+    rollOverBills(stack.service('billing').orm.em.fork(), ledgerFor(stack.billing.runtime), date);
   const billOf = async (cardId: string, date: string) =>
     (await tenant.api.get(`/v2/bills/show-by-card/${cardId}?date=${date}`)).body.bill as {
       id: string;

@@ -23,7 +23,7 @@ describe('internal client: refuses to call another service from inside an open t
   });
   afterAll(() => stack?.stop());
 
-  const ledger = () => stack.services.find((service) => service.name === 'ledger')!;
+  const ledger = () => stack.ledger;
   const ctx = () => ({ userId: tenant.userId, profileId: null, business: false, keyId: null });
 
   it('when the ledger calls billing inside em.transactional, then the call is refused before it is sent', async () => {

@@ -12,7 +12,7 @@ import {
 } from '@finance/shared/testing/servers';
 import pg from 'pg';
 import { billingService } from '../../services/billing/src/billing-service.ts';
-import { loadBillingConfig } from '../../services/billing/src/config.ts';
+import { type BillingConfig, loadBillingConfig } from '../../services/billing/src/config.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import {
   createCompany,
@@ -23,9 +23,9 @@ import {
   setLicense,
 } from '../../services/gateway/src/domain/manage-access.ts';
 import { startGateway } from '../../services/gateway/src/start-gateway.ts';
-import { loadInsightsConfig } from '../../services/insights/src/config.ts';
+import { type InsightsConfig, loadInsightsConfig } from '../../services/insights/src/config.ts';
 import { insightsService } from '../../services/insights/src/insights-service.ts';
-import { loadLedgerConfig } from '../../services/ledger/src/config.ts';
+import { type LedgerConfig, loadLedgerConfig } from '../../services/ledger/src/config.ts';
 import { ledgerService } from '../../services/ledger/src/ledger-service.ts';
 import { ApiClient, type KeyCredentials } from './api-client.ts';
 import { deleteRedisKeys } from './redis-keys.ts';
@@ -58,6 +58,10 @@ export class TestStack {
   readonly databaseUrl: string;
   readonly url: string;
   readonly services: RunningService[];
+  /** Each service with its own config type (what a test hands to a service's client factory). */
+  readonly ledger: RunningService<LedgerConfig>;
+  readonly billing: RunningService<BillingConfig>;
+  readonly insights: RunningService<InsightsConfig>;
   private readonly gateway: Awaited<ReturnType<typeof startGateway>>;
   private readonly gatewayConfig: ReturnType<typeof loadGatewayConfig>;
   private readonly replicas: Awaited<ReturnType<typeof startGateway>>[] = [];
@@ -69,7 +73,9 @@ export class TestStack {
     databaseUrl: string;
     gateway: Awaited<ReturnType<typeof startGateway>>;
     gatewayConfig: ReturnType<typeof loadGatewayConfig>;
-    services: RunningService[];
+    ledger: RunningService<LedgerConfig>;
+    billing: RunningService<BillingConfig>;
+    insights: RunningService<InsightsConfig>;
     pepper: string;
     env: Record<string, string>;
   }) {
@@ -77,7 +83,10 @@ export class TestStack {
     this.gateway = init.gateway;
     this.gatewayConfig = init.gatewayConfig;
     this.url = init.gateway.url;
-    this.services = init.services;
+    this.ledger = init.ledger;
+    this.billing = init.billing;
+    this.insights = init.insights;
+    this.services = [init.ledger, init.billing, init.insights];
     this.pepper = init.pepper;
     this.env = init.env;
     this.pool = new pg.Pool({ connectionString: init.databaseUrl, max: 3 });
@@ -102,7 +111,7 @@ export class TestStack {
     const logger = createLogger('test', env.LOG_LEVEL);
     const onQuery = (service: string) =>
       options.onQuery ? (sql: string) => options.onQuery?.(service, sql) : undefined;
-    const services: RunningService[] = [];
+    const services: Array<{ stop(): Promise<void> }> = [];
     try {
       const ledger = await startService(ledgerService, loadLedgerConfig({ ...env, ...options.serviceEnv?.ledger }), {
         logger,
@@ -119,7 +128,7 @@ export class TestStack {
       );
       services.push(billing);
       // the ledger starts first (billing needs its URL), so it learns billing's port once billing listens
-      (ledger.runtime.config as { BILLING_URL?: string }).BILLING_URL = billing.url;
+      ledger.runtime.config.BILLING_URL = billing.url;
       const insights = await startService(
         insightsService,
         loadInsightsConfig({
@@ -138,7 +147,16 @@ export class TestStack {
         INSIGHTS_URL: insights.url,
       });
       const gateway = await startGateway(gatewayConfig, logger);
-      return new TestStack({ databaseUrl, gateway, gatewayConfig, services, pepper: gatewayConfig.KEY_PEPPER, env });
+      return new TestStack({
+        databaseUrl,
+        gateway,
+        gatewayConfig,
+        ledger,
+        billing,
+        insights,
+        pepper: gatewayConfig.KEY_PEPPER,
+        env,
+      });
     } catch (err) {
       for (const service of services.reverse()) await service.stop().catch(() => undefined);
       await dropDatabase(databaseUrl).catch(() => undefined);
@@ -146,10 +164,11 @@ export class TestStack {
     }
   }
 
-  service(name: string): RunningService {
-    const found = this.services.find((service) => service.name === name);
-    if (!found) throw new Error(`no service ${name}`);
-    return found;
+  service(name: 'ledger'): RunningService<LedgerConfig>;
+  service(name: 'billing'): RunningService<BillingConfig>;
+  service(name: 'insights'): RunningService<InsightsConfig>;
+  service(name: 'ledger' | 'billing' | 'insights'): RunningService {
+    return this[name];
   }
 
   /** Direct SQL on the test database, for assertions only. */

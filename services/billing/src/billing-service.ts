@@ -1,6 +1,7 @@
 import { ProcessedEventSchema } from '@finance/shared/queue/inbox';
 import { OutboxEventSchema } from '@finance/shared/queue/outbox';
 import type { ServiceDefinition } from '@finance/shared/service/start-service';
+import type { BillingConfig } from './config.ts';
 import { CreditCardSchema } from './data-access/entities/credit-card.ts';
 import { billingMigrations } from './data-access/migrations/index.ts';
 import { mountBillRoutes } from './entry-points/http/bill-routes.ts';
@@ -12,7 +13,7 @@ import { startBillRolloverWorker } from './entry-points/jobs/bill-rollover-worke
 import { startCardLedgerSyncWorker } from './entry-points/jobs/card-ledger-sync-worker.ts';
 
 /** Billing: credit cards and their bills, in the `billing` schema. */
-export const billingService: ServiceDefinition = {
+export const billingService: ServiceDefinition<BillingConfig> = {
   name: 'billing',
   schema: 'billing',
   entities: [OutboxEventSchema, ProcessedEventSchema, CreditCardSchema],

@@ -1,4 +1,5 @@
 import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import Joi from 'joi';
 
 export interface BillingConfig extends CommonConfig {
@@ -14,3 +15,6 @@ export const billingConfigSchema = Joi.object<BillingConfig>({
 
 export const loadBillingConfig = (env: NodeJS.ProcessEnv = process.env): BillingConfig =>
   loadConfig(billingConfigSchema, env);
+
+/** What this service's routes and workers get, with its config typed. */
+export type BillingRuntime = ServiceRuntime<BillingConfig>;

@@ -1,15 +1,14 @@
 import { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
-import type { BillingConfig } from './config.ts';
+import type { BillingConfig, BillingRuntime } from './config.ts';
 
-const clients = new WeakMap<ServiceRuntime, LedgerBillingClient>();
+const clients = new WeakMap<BillingRuntime, LedgerBillingClient>();
 
 /** One ledger client per running billing service (tests read its call counter). */
-export function ledgerFor(runtime: ServiceRuntime): LedgerBillingClient {
+export function ledgerFor(runtime: BillingRuntime): LedgerBillingClient {
   let client = clients.get(runtime);
   if (!client) {
-    const config = runtime.config as BillingConfig;
+    const config = runtime.config;
     client = new LedgerBillingClient(new InternalClient(config.LEDGER_URL, config.INTERNAL_SECRET));
     clients.set(runtime, client);
   }

@@ -1,4 +1,5 @@
 import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import Joi from 'joi';
 
 export interface InsightsConfig extends CommonConfig {
@@ -46,3 +47,6 @@ export const insightsConfigSchema = Joi.object<InsightsConfig>({
 
 export const loadInsightsConfig = (env: NodeJS.ProcessEnv = process.env): InsightsConfig =>
   loadConfig(insightsConfigSchema, env);
+
+/** What this service's routes and workers get, with its config typed. */
+export type InsightsRuntime = ServiceRuntime<InsightsConfig>;

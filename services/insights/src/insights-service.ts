@@ -1,6 +1,7 @@
 import { ProcessedEventSchema } from '@finance/shared/queue/inbox';
 import { OutboxEventSchema } from '@finance/shared/queue/outbox';
 import type { ServiceDefinition } from '@finance/shared/service/start-service';
+import type { InsightsConfig } from './config.ts';
 import { GoalReminderSchema, GoalSchema, GoalValueSchema } from './data-access/entities/goal.ts';
 import { NotificationSchema } from './data-access/entities/notification.ts';
 import { SpendingLimitSchema } from './data-access/entities/spending-limit.ts';
@@ -17,7 +18,7 @@ import { startWebhookDeliveriesWorker } from './entry-points/jobs/webhook-delive
 import { startWebhookEventsWorker } from './entry-points/jobs/webhook-events-worker.ts';
 
 /** Insights: limits, goals, notifications, reports, investments and webhooks, in the `insights` schema. */
-export const insightsService: ServiceDefinition = {
+export const insightsService: ServiceDefinition<InsightsConfig> = {
   name: 'insights',
   schema: 'insights',
   entities: [

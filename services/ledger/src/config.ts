@@ -1,4 +1,5 @@
 import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
+import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import Joi from 'joi';
 
 export interface LedgerConfig extends CommonConfig {
@@ -27,3 +28,6 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
 
 export const loadLedgerConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =>
   loadConfig(ledgerConfigSchema, env);
+
+/** What this service's routes and workers get, with its config typed. */
+export type LedgerRuntime = ServiceRuntime<LedgerConfig>;

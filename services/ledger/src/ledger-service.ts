@@ -1,5 +1,6 @@
 import { OutboxEventSchema } from '@finance/shared/queue/outbox';
 import type { ServiceDefinition } from '@finance/shared/service/start-service';
+import type { LedgerConfig } from './config.ts';
 import { AccountSchema } from './data-access/entities/account.ts';
 import { referenceEntities } from './data-access/entities/reference-entities.ts';
 import { ledgerMigrations } from './data-access/migrations/index.ts';
@@ -19,7 +20,7 @@ import { startRecategorizationWorker } from './entry-points/jobs/recategorizatio
 import { startRecurrenceWorker } from './entry-points/jobs/recurrence-worker.ts';
 
 /** Ledger: accounts, categories, transactions, rules and imports, in the `ledger` schema. */
-export const ledgerService: ServiceDefinition = {
+export const ledgerService: ServiceDefinition<LedgerConfig> = {
   name: 'ledger',
   schema: 'ledger',
   entities: [OutboxEventSchema, AccountSchema, ...referenceEntities],

@@ -21,7 +21,12 @@ export type NoInput = Record<never, never>;
  * schemas and its handler receives their types (`P` params, `Q` query, `B` body) with no cast.
  * `Joi.object<T>()` in a contract names the type its schema produces.
  */
-export interface RouteContract<P extends object = NoInput, Q extends object = NoInput, B = unknown, Id extends string = string> {
+export interface RouteContract<
+  P extends object = NoInput,
+  Q extends object = NoInput,
+  B = unknown,
+  Id extends string = string,
+> {
   operationId: Id;
   method: HttpMethod;
   /** Express-style path, e.g. `/v1/accounts/:id`. */
@@ -58,7 +63,12 @@ export interface RouteInput<P, Q, B> {
 }
 
 /** Keeps the operationId's literal type, so `routeById` gives back this contract with its input types. */
-export const defineRoute = <const Id extends string, P extends object = NoInput, Q extends object = NoInput, B = unknown>(
+export const defineRoute = <
+  const Id extends string,
+  P extends object = NoInput,
+  Q extends object = NoInput,
+  B = unknown,
+>(
   route: RouteContract<P, Q, B, Id>,
 ): RouteContract<P, Q, B, Id> => route;
 

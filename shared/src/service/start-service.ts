@@ -23,10 +23,10 @@ export interface ServiceConfig extends CommonConfig {
   PORT: number;
 }
 
-/** What a service's routes and workers get: its ORM, queues and logger. */
-export interface ServiceRuntime {
+/** What a service's routes and workers get: its own config (typed `C`), ORM, queues and logger. */
+export interface ServiceRuntime<C extends ServiceConfig = ServiceConfig> {
   name: string;
-  config: ServiceConfig;
+  config: C;
   orm: MikroORM;
   logger: Logger;
   queues: QueueRegistry;
@@ -43,21 +43,21 @@ export interface ServiceRuntime {
   ) => Worker<T>;
 }
 
-export interface ServiceDefinition {
+export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
   name: string;
   schema: string;
   entities: OrmOptions['entities'];
   migrations: MigrationList;
   hasOutbox?: boolean;
-  mountRoutes: (app: Express, runtime: ServiceRuntime) => void;
-  startWorkers?: (runtime: ServiceRuntime) => Promise<Array<Worker | { close(): Promise<void> }>>;
+  mountRoutes: (app: Express, runtime: ServiceRuntime<C>) => void;
+  startWorkers?: (runtime: ServiceRuntime<C>) => Promise<Array<Worker | { close(): Promise<void> }>>;
 }
 
-export interface RunningService {
+export interface RunningService<C extends ServiceConfig = ServiceConfig> {
   name: string;
   url: string;
   orm: MikroORM;
-  runtime: ServiceRuntime;
+  runtime: ServiceRuntime<C>;
   server: Server;
   stop(): Promise<void>;
 }
@@ -66,16 +66,16 @@ export interface RunningService {
  * Starts one service in the role its config asks for: migrations, HTTP (refusing unsigned contexts),
  * the outbox relay and its workers; `stop()` drains them in order for a clean SIGTERM.
  */
-export async function startService(
-  definition: ServiceDefinition,
-  config: ServiceConfig,
+export async function startService<C extends ServiceConfig>(
+  definition: ServiceDefinition<C>,
+  config: C,
   options: {
     logger?: Logger;
     onQuery?: (sql: string) => void;
     /** The process's tracing (`startTelemetry`), flushed at the end of `stop()`. */
     telemetry?: Telemetry | null;
   } = {},
-): Promise<RunningService> {
+): Promise<RunningService<C>> {
   const logger = options.logger ?? createLogger(definition.name, config.LOG_LEVEL);
   const orm = await initOrm({
     schema: definition.schema,
@@ -92,7 +92,7 @@ export async function startService(
   // a service whose start returns is ready when Redis is up; when it is not, the outbox keeps the events
   await whenConnected(producerRedis, 5000).catch((err) => logger.warn({ err: err.message }, 'starting without redis'));
   const workerConnections: Redis[] = [];
-  const runtime: ServiceRuntime = {
+  const runtime: ServiceRuntime<C> = {
     name: definition.name,
     config,
     orm,

@@ -38,7 +38,9 @@ export const tagRoutes = [
     path: '/v1/tags',
     summary: 'Create a tag',
     description: '`name` is required; `color` (`#RRGGBB`) defaults to `#64748B`. Names need not be unique.',
-    body: Joi.object<TagFields & { name: string }>({ ...tagFields, name: tagFields.name.required() }).label('CreateTag'),
+    body: Joi.object<TagFields & { name: string }>({ ...tagFields, name: tagFields.name.required() }).label(
+      'CreateTag',
+    ),
     example: { name: 'Viagem Nordeste', color: '#0EA5E9' },
     responses: { 201: { description: 'The tag', schema: tagSchema } },
   }),

@@ -1,8 +1,8 @@
 import { billRoutes } from '@finance/shared/contracts/billing/bills';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { BillingRuntime } from '../../config.ts';
 import { type ClosingDateInput, changeClosingDate } from '../../domain/bills/change-closing-date.ts';
 import { payBill } from '../../domain/bills/pay-bill.ts';
 import { type BillFilters, listBillTransactions, showBillByCard } from '../../domain/bills/show-bill.ts';
@@ -10,7 +10,7 @@ import { ledgerFor } from '../../ledger-client.ts';
 
 const route = (operationId: string) => routeById(billRoutes, operationId);
 
-export function mountBillRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountBillRoutes(router: Router, runtime: BillingRuntime): void {
   const { orm } = runtime;
   const ledger = ledgerFor(runtime);
   mountRoute(router, route('showBillByCard'), (input, ctx) =>

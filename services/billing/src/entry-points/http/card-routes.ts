@@ -1,8 +1,8 @@
 import { creditCardRoutes } from '@finance/shared/contracts/billing/credit-cards';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { BillingRuntime } from '../../config.ts';
 import {
   type CardInput,
   createCard,
@@ -15,7 +15,7 @@ import { ledgerFor } from '../../ledger-client.ts';
 
 const route = (operationId: string) => routeById(creditCardRoutes, operationId);
 
-export function mountCardRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountCardRoutes(router: Router, runtime: BillingRuntime): void {
   const { orm } = runtime;
   const ledger = ledgerFor(runtime);
   mountRoute(router, route('createCreditCard'), (input, ctx) =>

@@ -2,9 +2,9 @@ import { BILLING_IMPORT_PATH, type ImportedCardInput } from '@finance/shared/cli
 import { anyUuid } from '@finance/shared/contracts/common';
 import { callerOf } from '@finance/shared/http/service-routes';
 import { validateRequest } from '@finance/shared/http/validate';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
 import Joi from 'joi';
+import type { BillingRuntime } from '../../config.ts';
 import { importCards } from '../../domain/cards/import-cards.ts';
 
 const day = () => Joi.number().integer().min(1).max(31);
@@ -27,7 +27,7 @@ const importBody = Joi.object({
 });
 
 /** Billing's side of open-banking imports (signed context required, never routed by the gateway). */
-export function mountInternalImportRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountInternalImportRoutes(router: Router, runtime: BillingRuntime): void {
   const { orm } = runtime;
   router.post(BILLING_IMPORT_PATH, async (req, res) => {
     const { body } = validateRequest({ body: importBody }, req);

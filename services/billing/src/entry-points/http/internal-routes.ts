@@ -2,9 +2,9 @@ import { BILLING_PATHS } from '@finance/shared/clients/billing-client';
 import { anyUuid } from '@finance/shared/contracts/common';
 import { callerOf } from '@finance/shared/http/service-routes';
 import { validateRequest } from '@finance/shared/http/validate';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import express, { type Router } from 'express';
 import Joi from 'joi';
+import type { BillingRuntime } from '../../config.ts';
 import { assignBills } from '../../domain/bills/assign-bills.ts';
 import { cardsLinked, moveCards } from '../../domain/cards/move-cards.ts';
 
@@ -16,7 +16,7 @@ const moveBody = Joi.object({ from_account_id: anyUuid().required(), to_account_
 const linkedQuery = Joi.object({ account_id: anyUuid().required() });
 
 /** Billing's API for the ledger (signed context required, never routed by the gateway). */
-export function mountInternalRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountInternalRoutes(router: Router, runtime: BillingRuntime): void {
   const { orm } = runtime;
   const internal = express.Router();
   internal.post(BILLING_PATHS.assign, async (req, res) => {

@@ -1,7 +1,7 @@
 import { now } from '@finance/shared/clock';
 import { type BillRolloverJob, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import type { BillingRuntime } from '../../config.ts';
 import { announceBills } from '../../domain/bills/announce-bills.ts';
 import { rollOverBills } from '../../domain/bills/roll-over-bills.ts';
 import { ledgerFor } from '../../ledger-client.ts';
@@ -12,7 +12,7 @@ export const ROLLOVER_SCHEDULER_ID = 'daily-bill-rollover';
  * Hourly, so each context's bills are announced (closed, overdue) and rolled over within the hour after its
  * local midnight; the job carries no date, so a late run catches up on every bill past due.
  */
-export async function startBillRolloverWorker(runtime: ServiceRuntime) {
+export async function startBillRolloverWorker(runtime: BillingRuntime) {
   await runtime.queues
     .get(QUEUES.billRollover)
     .upsertJobScheduler(

@@ -1,8 +1,8 @@
 import { contextRefSchema } from '@finance/shared/db/context-scope';
 import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
+import type { BillingRuntime } from '../../config.ts';
 import { syncCardWithLedger } from '../../domain/bills/change-closing-date.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
@@ -20,7 +20,7 @@ const jobData = Joi.object({
  * it right after its commit, so this job usually finds it done (the ledger's endpoints are idempotent by
  * calendar version) and only matters when that call failed or the process died first.
  */
-export function startCardLedgerSyncWorker(runtime: ServiceRuntime) {
+export function startCardLedgerSyncWorker(runtime: BillingRuntime) {
   return runtime.startWorker(
     QUEUES.cardLedgerSync,
     async (job: Job<CardLedgerSyncJob>) => {

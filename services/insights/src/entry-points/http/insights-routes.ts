@@ -5,9 +5,9 @@ import { reportRoutes } from '@finance/shared/contracts/insights/reports';
 import { spendingLimitRoutes } from '@finance/shared/contracts/insights/spending-limits';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
 import { billingFor } from '../../billing-client.ts';
+import type { InsightsRuntime } from '../../config.ts';
 import { addGoalValue, deleteGoalValue } from '../../domain/goals/goal-values.ts';
 import {
   createGoal,
@@ -35,7 +35,7 @@ const all = [...spendingLimitRoutes, ...goalRoutes, ...notificationRoutes, ...re
 const route = (operationId: string) => routeById(all, operationId);
 type Page = { limit: number; cursor?: string };
 
-export function mountInsightsRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountInsightsRoutes(router: Router, runtime: InsightsRuntime): void {
   const { orm } = runtime;
   const ledger = ledgerFor(runtime);
   const billing = billingFor(runtime);

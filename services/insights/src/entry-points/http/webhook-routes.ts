@@ -1,9 +1,8 @@
 import { webhookRoutes } from '@finance/shared/contracts/insights/webhooks';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
-import type { InsightsConfig } from '../../config.ts';
+import type { InsightsConfig, InsightsRuntime } from '../../config.ts';
 import { resolveHost } from '../../data-access/webhook-sender.ts';
 import {
   createWebhook,
@@ -18,9 +17,9 @@ import {
 const route = (operationId: string) => routeById(webhookRoutes, operationId);
 type Page = { limit: number; cursor?: string };
 
-export function mountWebhookRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountWebhookRoutes(router: Router, runtime: InsightsRuntime): void {
   const { orm } = runtime;
-  const config = runtime.config as InsightsConfig;
+  const config = runtime.config;
   const policy = { allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS, resolve: resolveHost };
   const id = (params: Record<string, unknown>) => String(params.id);
 

@@ -1,8 +1,8 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
 import { now } from '@finance/shared/clock';
 import { type GoalReminderJob, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import type { InsightsRuntime } from '../../config.ts';
 import { notifyGoalReminders } from '../../domain/goals/notify-goal-reminders.ts';
 
 export const GOAL_REMINDERS_SCHEDULER_ID = 'daily-goal-reminders';
@@ -11,7 +11,7 @@ export const GOAL_REMINDERS_SCHEDULER_ID = 'daily-goal-reminders';
  * Hourly, so each context's reminders go out within the hour after its local midnight; a job without
  * `today` acts as each context's current day in its time zone.
  */
-export async function startGoalRemindersWorker(runtime: ServiceRuntime) {
+export async function startGoalRemindersWorker(runtime: InsightsRuntime) {
   await runtime.queues
     .get(QUEUES.goalReminders)
     .upsertJobScheduler(

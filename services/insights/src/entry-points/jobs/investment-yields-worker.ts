@@ -1,11 +1,11 @@
 import { type InvestmentYieldsJob, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
+import type { InsightsRuntime } from '../../config.ts';
 import { materializeDailyYields } from '../../domain/investments/materialize-yields.ts';
 
 export const INVESTMENT_YIELDS_SCHEDULER_ID = 'daily-investment-yields';
 
 /** Daily at 04:00 UTC, after the night's imports: materializes the per-day position yields still missing. */
-export async function startInvestmentYieldsWorker(runtime: ServiceRuntime) {
+export async function startInvestmentYieldsWorker(runtime: InsightsRuntime) {
   await runtime.queues
     .get(QUEUES.investmentYields)
     .upsertJobScheduler(

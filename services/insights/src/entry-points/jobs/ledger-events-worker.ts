@@ -3,8 +3,8 @@ import type { ContextTimeZoneChanged, DomainEvent, TransactionChanged } from '@f
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { handleOnce } from '@finance/shared/queue/inbox';
 import { eventProcessor } from '@finance/shared/queue/queues';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import type { InsightsRuntime } from '../../config.ts';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
@@ -17,7 +17,7 @@ export const LEDGER_EVENTS_CONCURRENCY = 16;
  * Consumes ledger events once each (inbox); `transaction.changed` checks the spending limits it touches;
  * `context.time_zone_changed` keeps the context's zone for the daily jobs.
  */
-export function startLedgerEventsWorker(runtime: ServiceRuntime) {
+export function startLedgerEventsWorker(runtime: InsightsRuntime) {
   const { orm, logger } = runtime;
   const ledger = ledgerFor(runtime);
   return runtime.startWorker(

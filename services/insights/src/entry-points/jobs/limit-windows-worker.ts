@@ -1,15 +1,15 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
 import { now } from '@finance/shared/clock';
 import { type LimitWindowsJob, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import type { InsightsRuntime } from '../../config.ts';
 import { notifyLimitWindows } from '../../domain/limits/notify-limit-windows.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
 export const LIMIT_WINDOWS_SCHEDULER_ID = 'hourly-limit-windows';
 
 /** Hourly, so each context's new day is checked within the hour after its local midnight; `today` overrides. */
-export async function startLimitWindowsWorker(runtime: ServiceRuntime) {
+export async function startLimitWindowsWorker(runtime: InsightsRuntime) {
   await runtime.queues
     .get(QUEUES.limitWindows)
     .upsertJobScheduler(

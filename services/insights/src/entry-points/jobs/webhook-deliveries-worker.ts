@@ -1,14 +1,13 @@
 import { isUuid } from '@finance/shared/db/pagination';
 import { DEFAULT_JOB_OPTIONS, QUEUES, type WebhookDeliveryJob } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
-import type { InsightsConfig } from '../../config.ts';
+import type { InsightsConfig, InsightsRuntime } from '../../config.ts';
 import { sendWebhook } from '../../data-access/webhook-sender.ts';
 import { deliverWebhook } from '../../domain/webhooks/deliver-webhook.ts';
 
 /** One attempt per job; a failed attempt schedules the next one as a delayed job `<delivery_id>-<n>`. */
-export function startWebhookDeliveriesWorker(runtime: ServiceRuntime) {
-  const config = runtime.config as InsightsConfig;
+export function startWebhookDeliveriesWorker(runtime: InsightsRuntime) {
+  const config = runtime.config;
   const settings = {
     send: (request: Parameters<typeof sendWebhook>[0]) =>
       sendWebhook(request, {

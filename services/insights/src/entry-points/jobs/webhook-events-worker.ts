@@ -1,12 +1,12 @@
 import { type DomainEvent, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import type { InsightsRuntime } from '../../config.ts';
 import { fanOutEvent } from '../../domain/webhooks/fan-out-event.ts';
 
 const ACCEPTED = new Set<string>(['transaction.changed', ...WEBHOOK_EVENT_TYPES]);
 
 /** Turns every event a webhook may subscribe to into one delivery per subscribed webhook of its context. */
-export function startWebhookEventsWorker(runtime: ServiceRuntime) {
+export function startWebhookEventsWorker(runtime: InsightsRuntime) {
   return runtime.startWorker<DomainEvent>(QUEUES.webhookEvents, async (job) => {
     const event = job.data;
     if (

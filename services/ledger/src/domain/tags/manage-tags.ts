@@ -7,7 +7,6 @@ import { type Tag, TagSchema } from '../../data-access/entities/tag.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
 import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
-
 const NOT_FOUND = 'Tag não encontrada';
 const DEFAULT_COLOR = '#64748B';
 

@@ -1,10 +1,9 @@
 import { accountRoutes } from '@finance/shared/contracts/ledger/accounts';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
 import { billingFor } from '../../billing-client.ts';
-import type { LedgerConfig } from '../../config.ts';
+import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
 import { listBanks } from '../../domain/accounts/banks.ts';
 import { deleteAccount } from '../../domain/accounts/delete-account.ts';
 import {
@@ -17,9 +16,9 @@ import {
 
 const route = (operationId: string) => routeById(accountRoutes, operationId);
 
-export function mountAccountRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountAccountRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
-  const logoBase = (runtime.config as LedgerConfig).BANK_LOGO_BASE_URL;
+  const logoBase = runtime.config.BANK_LOGO_BASE_URL;
   mountRoute(router, route('createAccount'), (input, ctx) =>
     createAccount(orm.em.fork(), ctx, input.body as AccountInput, logoBase),
   );

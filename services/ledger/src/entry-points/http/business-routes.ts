@@ -1,8 +1,8 @@
 import { businessRoutes } from '@finance/shared/contracts/ledger/business';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { LedgerRuntime } from '../../config.ts';
 import { type DreChange, getDreMapping, updateDreMapping } from '../../domain/business/dre-mapping.ts';
 import {
   type ContactInput,
@@ -24,7 +24,7 @@ import type { PageInput } from '../../domain/references/paginate.ts';
 
 const route = (operationId: string) => routeById(businessRoutes, operationId);
 
-export function mountBusinessRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountBusinessRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   const id = (params: Record<string, unknown>) => String(params.id);
   mountRoute(router, route('createContact'), (input, ctx) =>

@@ -1,8 +1,8 @@
 import { categorizationRuleRoutes } from '@finance/shared/contracts/ledger/categorization-rules';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute, Reply } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { LedgerRuntime } from '../../config.ts';
 import type { PageInput } from '../../domain/references/paginate.ts';
 import { type CreateRuleInput, createRule } from '../../domain/rules/create-rule.ts';
 import {
@@ -14,7 +14,7 @@ import { type UpdateRuleInput, updateCategorizationRule } from '../../domain/rul
 
 const route = (operationId: string) => routeById(categorizationRuleRoutes, operationId);
 
-export function mountCategorizationRuleRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   mountRoute(router, route('createCategorizationRule'), async (input, ctx) => {
     const { created, result } = await createRule(orm.em.fork(), ctx, input.body as CreateRuleInput);

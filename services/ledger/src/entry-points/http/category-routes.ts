@@ -1,8 +1,8 @@
 import { categoryRoutes } from '@finance/shared/contracts/ledger/categories';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { LedgerRuntime } from '../../config.ts';
 import {
   type CategoryInput,
   createCategory,
@@ -23,7 +23,7 @@ import type { PageInput } from '../../domain/references/paginate.ts';
 
 const route = (operationId: string) => routeById(categoryRoutes, operationId);
 
-export function mountCategoryRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountCategoryRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   mountRoute(router, route('listCategories'), (input, ctx) =>
     listCategories(orm.em.fork(), ctx, input.query as PageInput & { is_expense?: boolean }),

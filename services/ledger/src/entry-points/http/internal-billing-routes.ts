@@ -5,9 +5,9 @@ import type {
 } from '@finance/shared/clients/ledger-billing-client';
 import { anyUuid, calendarDate, positiveCents } from '@finance/shared/contracts/common';
 import { internalHandler } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import express, { type Router } from 'express';
 import Joi from 'joi';
+import type { LedgerRuntime } from '../../config.ts';
 import { billTotals, billTransactions } from '../../domain/billing-support/bill-contents.ts';
 import {
   addPreviousBalances,
@@ -21,7 +21,7 @@ import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
 
 /** Card and bill reads and writes for billing: behind the signed context, absent from the public table. */
-export function mountInternalBillingRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   const internal = express.Router();
   const answer = internalHandler;

@@ -5,9 +5,9 @@ import {
 } from '@finance/shared/clients/ledger-insights-client';
 import { anyUuid, calendarDate } from '@finance/shared/contracts/common';
 import { internalHandler } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import express, { type Router } from 'express';
 import Joi from 'joi';
+import type { LedgerRuntime } from '../../config.ts';
 import {
   categoryRefs,
   dreTotals,
@@ -37,7 +37,7 @@ const windows = Joi.array()
  * Aggregates insights reads over HTTP (it never queries the ledger schema); mounted behind the signed
  * context like every route, but absent from the public route table, so the gateway never exposes them.
  */
-export function mountInternalInsightsRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountInternalInsightsRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   const internal = express.Router();
   const answer = internalHandler;

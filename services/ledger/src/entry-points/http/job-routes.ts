@@ -1,11 +1,11 @@
 import { jobRoutes } from '@finance/shared/contracts/ledger/jobs';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { LedgerRuntime } from '../../config.ts';
 import { getBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 
-export function mountJobRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountJobRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   mountRoute(router, routeById(jobRoutes, 'getJob'), (input, ctx) =>
     getBackgroundJob(orm.em.fork(), ctx, String(input.params.id)),

@@ -1,8 +1,8 @@
 import { personalConfigRoutes } from '@finance/shared/contracts/ledger/personal-config';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
+import type { LedgerRuntime } from '../../config.ts';
 import {
   getPersonalConfig,
   type PersonalConfigInput,
@@ -11,7 +11,7 @@ import {
 
 const route = (operationId: string) => routeById(personalConfigRoutes, operationId);
 
-export function mountPersonalConfigRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountPersonalConfigRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   mountRoute(router, route('getPersonalConfig'), (_input, ctx) => getPersonalConfig(orm.em.fork(), ctx));
   mountRoute(router, route('updatePersonalConfig'), (input, ctx) =>

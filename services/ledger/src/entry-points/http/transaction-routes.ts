@@ -1,9 +1,9 @@
 import { transactionRoutes } from '@finance/shared/contracts/ledger/transactions';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import type { Router } from 'express';
 import { billingFor } from '../../billing-client.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import type { ListFilters } from '../../data-access/transaction-repository.ts';
 import { appendInstallments } from '../../domain/transactions/append-installments.ts';
 import { type CreateTransactionInput, createTransaction } from '../../domain/transactions/create-transaction.ts';
@@ -18,7 +18,7 @@ import { updateManyTransactions } from '../../domain/transactions/update-many-tr
 
 const route = (operationId: string) => routeById(transactionRoutes, operationId);
 
-export function mountTransactionRoutes(router: Router, runtime: ServiceRuntime): void {
+export function mountTransactionRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   const id = (params: Record<string, unknown>) => String(params.id);
   mountRoute(router, route('createTransfer'), (input, ctx) =>

@@ -1,9 +1,9 @@
 import { contextOfRef, contextRefSchema } from '@finance/shared/db/context-scope';
 import { type CardMovesJob, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import { billingFor } from '../../billing-client.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import { moveCardsInBilling } from '../../domain/billing-support/account-cards.ts';
 
 const jobData = Joi.object({
@@ -13,7 +13,7 @@ const jobData = Joi.object({
 }).unknown(true);
 
 /** Cards of deleted accounts move in billing after the deletion committed (recorded in its outbox). */
-export function startCardMovesWorker(runtime: ServiceRuntime) {
+export function startCardMovesWorker(runtime: LedgerRuntime) {
   return runtime.startWorker(
     QUEUES.cardMoves,
     async (job: Job<CardMovesJob>) => {

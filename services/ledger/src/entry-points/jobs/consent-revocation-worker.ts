@@ -1,8 +1,8 @@
 import { contextOfRef } from '@finance/shared/db/context-scope';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { eventProcessor } from '@finance/shared/queue/queues';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { UnrecoverableError } from 'bullmq';
+import type { LedgerRuntime } from '../../config.ts';
 import { type BankConnector, recordingBankConnector } from '../../domain/open-banking/bank-connector.ts';
 import { revokeConsent } from '../../domain/open-banking/revoke-consent.ts';
 
@@ -10,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Revokes the consent of connections whose last account was deleted (event relayed from the outbox). */
 export function startConsentRevocationWorker(
-  runtime: ServiceRuntime,
+  runtime: LedgerRuntime,
   connector: BankConnector = recordingBankConnector,
 ) {
   return runtime.startWorker(

@@ -3,11 +3,10 @@ import { contextOfRef, contextRefSchema } from '@finance/shared/db/context-scope
 import { AppError } from '@finance/shared/errors/app-error';
 import { InternalClient } from '@finance/shared/http/internal-client';
 import { type ImportJob, type InvestmentsImported, QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, QueueEvents, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import { billingFor } from '../../billing-client.ts';
-import type { LedgerConfig } from '../../config.ts';
+import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
 import { backgroundJobState, updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 import { ImportRejected } from '../../domain/open-banking/import-payload.ts';
 import { runImport } from '../../domain/open-banking/run-import.ts';
@@ -25,8 +24,8 @@ const jobData = Joi.object({
 const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
 /** Import jobs (job id = background job id); a rejected payload fails its job at once, with the reason. */
-export function startImportWorker(runtime: ServiceRuntime) {
-  const config = runtime.config as LedgerConfig;
+export function startImportWorker(runtime: LedgerRuntime) {
+  const config = runtime.config;
   // built at the first job: the billing URL may be learned after start (test stacks start the ledger first)
   let billingImport: BillingImportClient | null = null;
   const billingImportClient = () => {

@@ -1,15 +1,14 @@
 import { QUEUES, type RecategorizationJob } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { type Job, UnrecoverableError } from 'bullmq';
-import type { LedgerConfig } from '../../config.ts';
+import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
 import { updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 import { RunNotFound, recategorizeHistory } from '../../domain/rules/recategorize-history.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Applies rules to history (apply_to_existing); progress goes to the background job and to BullMQ. */
-export function startRecategorizationWorker(runtime: ServiceRuntime) {
-  const lockMs = (runtime.config as LedgerConfig).RECATEGORIZATION_LOCK_MS;
+export function startRecategorizationWorker(runtime: LedgerRuntime) {
+  const lockMs = runtime.config.RECATEGORIZATION_LOCK_MS;
   return runtime.startWorker<RecategorizationJob>(
     QUEUES.recategorization,
     async (job: Job<RecategorizationJob>) => {

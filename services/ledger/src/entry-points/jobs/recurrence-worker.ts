@@ -1,8 +1,8 @@
 import { todayUtc } from '@finance/shared/calendar';
 import { now } from '@finance/shared/clock';
 import { QUEUES } from '@finance/shared/queue/catalogue';
-import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import { billingFor } from '../../billing-client.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import { extendRecurrences } from '../../domain/transactions/extend-recurrences.ts';
 
 const JOB = 'extend-recurrences';
@@ -11,7 +11,7 @@ const JOB = 'extend-recurrences';
  * Hourly scheduler (each context's horizon moves at its own local midnight; a run that finds nothing new
  * writes nothing) plus a catch-up run at start, so a week of downtime is made up at once.
  */
-export async function startRecurrenceWorker(runtime: ServiceRuntime) {
+export async function startRecurrenceWorker(runtime: LedgerRuntime) {
   const worker = runtime.startWorker(
     QUEUES.recurrence,
     () => extendRecurrences(runtime.orm.em.fork(), now(), 200, billingFor(runtime)),
