@@ -1,3 +1,4 @@
+import { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { rollOverBills } from '../../services/billing/src/domain/bills/roll-over-bills.ts';
@@ -6,14 +7,12 @@ import { ledgerFor } from '../../services/billing/src/ledger-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 
-type Assignment = { date: string; bill_id: string; billed_at: string };
-
 describe('billing: bills of a card (closing 10, due 17) through the gateway', () => {
   const queries: Record<string, number> = { ledger: 0, billing: 0 };
   let stack: TestStack;
   let tenant: Tenant;
   let accountId: string;
-  let internal: InternalClient;
+  let internal: BillingLedgerClient;
 
   beforeAll(async () => {
     // the outbox relay and the event consumers work on their own (their statements are not the request's)
@@ -27,7 +26,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     tenant = await stack.tenant();
     accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
     const billing = stack.service('billing');
-    internal = new InternalClient(billing.url, billing.runtime.config.INTERNAL_SECRET);
+    internal = new BillingLedgerClient(new InternalClient(billing.url, billing.runtime.config.INTERNAL_SECRET));
   });
   afterAll(() => stack?.stop());
 
@@ -42,11 +41,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
         limit: 1_000_000,
       })
     ).body;
-  const assign = (cardId: string, dates: string[]) =>
-    internal.post<{ card: { id: string }; assignments: Assignment[] }>('/internal/v1/bills/assign', {
-      context: ctx(),
-      body: { credit_card_id: cardId, dates },
-    });
+  const assign = (cardId: string, dates: string[]) => internal.assign(ctx(), cardId, dates);
 
   /** Card purchases written as the ledger stores them, with the bill billing assigned (no public route yet). */
   async function purchase(
@@ -88,10 +83,7 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     const before = await stack.sql('select count(*) from billing.bills');
     const other = await stack.tenant();
     await expect(
-      internal.post('/internal/v1/bills/assign', {
-        context: { userId: other.userId, profileId: null, business: false, keyId: null },
-        body: { credit_card_id: card.id, dates: ['2026-03-05'] },
-      }),
+      internal.assign({ userId: other.userId, profileId: null, business: false, keyId: null }, card.id, ['2026-03-05']),
     ).rejects.toMatchObject({ status: 404 });
     expect(await stack.sql('select count(*) from billing.bills')).toEqual(before);
   });

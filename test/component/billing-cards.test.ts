@@ -1,4 +1,4 @@
-import { BillingClient } from '@finance/shared/clients/billing-client';
+import { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
 import { type Tenant, TestStack } from '../support/stack.ts';
 
@@ -119,7 +119,7 @@ describe('billing: credit cards CRUD through the gateway', () => {
 
   it("when an account's cards are moved, then exactly that context's cards follow and are listed", async () => {
     const billing = stack.service('billing');
-    const client = new BillingClient(new InternalClient(billing.url, billing.runtime.config.INTERNAL_SECRET));
+    const client = new BillingLedgerClient(new InternalClient(billing.url, billing.runtime.config.INTERNAL_SECRET));
     const from = (await tenant.api.post('/v1/accounts', { name: 'Origem', logo: '001' })).body.id;
     const to = (await tenant.api.post('/v1/accounts', { name: 'Destino', logo: '237' })).body.id;
     const created = (await tenant.api.post('/v1/credit-cards', card({ account_id: from }))).body;

@@ -6,9 +6,8 @@ import { CreditCardSchema } from './data-access/entities/credit-card.ts';
 import { billingMigrations } from './data-access/migrations/index.ts';
 import { mountBillRoutes } from './entry-points/http/bill-routes.ts';
 import { mountCardRoutes } from './entry-points/http/card-routes.ts';
-import { mountInternalImportRoutes } from './entry-points/http/internal-import-routes.ts';
 import { mountInternalInsightsRoutes } from './entry-points/http/internal-insights-routes.ts';
-import { mountInternalRoutes } from './entry-points/http/internal-routes.ts';
+import { mountInternalLedgerRoutes } from './entry-points/http/internal-ledger-routes.ts';
 import { startBillRolloverWorker } from './entry-points/jobs/bill-rollover-worker.ts';
 import { startCardLedgerSyncWorker } from './entry-points/jobs/card-ledger-sync-worker.ts';
 
@@ -23,8 +22,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   mountRoutes: (app, runtime) => {
     mountCardRoutes(app, runtime);
     mountBillRoutes(app, runtime);
-    mountInternalRoutes(app, runtime);
-    mountInternalImportRoutes(app, runtime);
+    mountInternalLedgerRoutes(app, runtime);
     mountInternalInsightsRoutes(app, runtime);
   },
   startWorkers: async (runtime) => [await startBillRolloverWorker(runtime), await startCardLedgerSyncWorker(runtime)],

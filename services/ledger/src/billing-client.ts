@@ -1,18 +1,18 @@
-import { BillingClient } from '@finance/shared/clients/billing-client';
+import { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
-import type { LedgerConfig, LedgerRuntime } from './config.ts';
+import type { LedgerRuntime } from './config.ts';
 
-const clients = new WeakMap<LedgerRuntime, BillingClient>();
+const clients = new WeakMap<LedgerRuntime, BillingLedgerClient>();
 
 /**
  * One billing client per running ledger service (tests read its call counter); rebuilt if the billing URL
  * changes, since a test stack learns it only after the ledger (and its start-up jobs) are running.
  */
-export function billingFor(runtime: LedgerRuntime): BillingClient {
+export function billingFor(runtime: LedgerRuntime): BillingLedgerClient {
   const config = runtime.config;
   let client = clients.get(runtime);
   if (!client || client.http.baseUrl !== config.BILLING_URL.replace(/\/$/, '')) {
-    client = new BillingClient(new InternalClient(config.BILLING_URL, config.INTERNAL_SECRET));
+    client = new BillingLedgerClient(new InternalClient(config.BILLING_URL, config.INTERNAL_SECRET));
     clients.set(runtime, client);
   }
   return client;

@@ -1,16 +1,34 @@
 import { TransactionContext } from '@mikro-orm/postgresql';
 import { Agent, type Dispatcher, request } from 'undici';
 import { type CallerContext, CONTEXT_HEADER, signContext } from '../context/signed-context.ts';
+import { type HttpMethod, type NoInput, pathOf, type RouteContract } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
 import { injectTraceHeaders } from '../telemetry/tracing.ts';
 import { derivedIdempotencyKey, IDEMPOTENCY_HEADER } from './idempotency.ts';
 
-export interface InternalCallOptions {
+/** A call to one contract: its path parameters, query and body typed by the contract's schemas. */
+export interface ContractCallOptions<P, Q, B> {
   context: CallerContext;
-  query?: Record<string, string | number | boolean | string[] | undefined>;
+  params?: P;
+  query?: Q;
+  body?: B;
+  requestId?: string;
+}
+
+interface CallOptions {
+  context: CallerContext;
+  query?: object;
   body?: unknown;
   requestId?: string;
 }
+
+const VERBS: Record<HttpMethod, Dispatcher.HttpMethod> = {
+  get: 'GET',
+  post: 'POST',
+  put: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+};
 
 /** One keep-alive pool per process for every service-to-service call. */
 export const internalAgent = new Agent({
@@ -21,12 +39,12 @@ export const internalAgent = new Agent({
   connectTimeout: 5_000,
 });
 
-export function buildQueryString(query: InternalCallOptions['query']): string {
+export function buildQueryString(query: object | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
     else params.append(key, String(value));
   }
   const text = params.toString();
@@ -64,7 +82,21 @@ export class InternalClient {
     this.dispatcher = dispatcher;
   }
 
-  async call<T>(method: Dispatcher.HttpMethod, path: string, options: InternalCallOptions): Promise<T> {
+  /**
+   * Calls a contract of another service (its method, and its path with `params` filled in); the answer's type
+   * is the one the caller expects (`R`, inferred from where the result goes).
+   */
+  async send<R, P extends object = NoInput, Q extends object = NoInput, B = unknown>(
+    contract: RouteContract<P, Q, B>,
+    options: ContractCallOptions<P, Q, B>,
+  ): Promise<R> {
+    const params = options.params
+      ? Object.fromEntries(Object.entries(options.params).map(([k, v]) => [k, String(v)]))
+      : {};
+    return this.call<R>(VERBS[contract.method], pathOf(contract, params), options);
+  }
+
+  private async call<T>(method: Dispatcher.HttpMethod, path: string, options: CallOptions): Promise<T> {
     if (insideOpenTransaction()) throw new CallInsideTransactionError(method, path);
     this.calls += 1;
     const headers = injectTraceHeaders({ [CONTEXT_HEADER]: signContext(options.context, this.secret) });
@@ -93,13 +125,5 @@ export class InternalClient {
       throw new AppError(502, 'Falha em serviço interno');
     }
     return data as T;
-  }
-
-  get<T>(path: string, options: InternalCallOptions) {
-    return this.call<T>('GET', path, options);
-  }
-
-  post<T>(path: string, options: InternalCallOptions) {
-    return this.call<T>('POST', path, options);
   }
 }

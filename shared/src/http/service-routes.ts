@@ -3,7 +3,7 @@ import { type CallerContext, CONTEXT_HEADER, verifyContext } from '../context/si
 import type { AnyRoute, RouteContract, RouteInput, ServiceName } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
 import { verifyJsonDepth } from './json-depth.ts';
-import { type RequestSchemas, type Validated, validateRequest } from './validate.ts';
+import { validateRequest } from './validate.ts';
 
 /** A handler's answer when the status differs from the contract's first success status. */
 export class Reply {
@@ -73,14 +73,3 @@ export function unmountedContracts(service: ServiceName, contracts: readonly Any
     .filter((contract) => contract.service === service && !mounted.has(contract))
     .map((contract) => `${contract.method.toUpperCase()} ${contract.path} (${contract.operationId})`);
 }
-
-/**
- * An internal endpoint's handler (not in the public route table): validates the request with `schemas`,
- * runs the use case with the caller's signed context and answers its result as JSON.
- * @deprecated internal endpoints become contracts (`internal: true`) mounted with `mountRoute`.
- */
-export const internalHandler =
-  (schemas: RequestSchemas, run: (input: Validated, ctx: CallerContext) => Promise<unknown>) =>
-  async (req: Request, res: Response) => {
-    res.json(await run(validateRequest(schemas, req), callerOf(res)));
-  };

@@ -5,12 +5,15 @@ import type { Processor, Worker } from 'bullmq';
 import { type Express, json } from 'express';
 import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
+import { publicRoutes } from '../contracts/index.ts';
+import { internalRoutes } from '../contracts/internal/index.ts';
+import type { ServiceName } from '../contracts/route.ts';
 import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions, pingDatabase } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
 import { idempotentWrites } from '../http/idempotency.ts';
 import { verifyJsonDepth } from '../http/json-depth.ts';
 import { type DrainState, drainAndClose, listen } from '../http/server.ts';
-import { requireContext } from '../http/service-routes.ts';
+import { requireContext, unmountedContracts } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { EVENT_ROUTES, QUEUES, type QueueName } from '../queue/catalogue.ts';
 import { OutboxRelay } from '../queue/outbox.ts';
@@ -44,7 +47,8 @@ export interface ServiceRuntime<C extends ServiceConfig = ServiceConfig> {
 }
 
 export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
-  name: string;
+  /** Also the owner named by its contracts: at start it must serve every public and internal one it owns. */
+  name: ServiceName;
   schema: string;
   entities: OrmOptions['entities'];
   migrations: MigrationList;
@@ -132,24 +136,42 @@ export async function startService<C extends ServiceConfig>(
   if (runsWorkers && config.WORKER_QUEUES) logger.info({ queues: config.WORKER_QUEUES }, 'worker group');
 
   const drain: DrainState = { draining: false };
-  const app = createApp({
-    service: definition.name,
-    logger,
-    drain,
-    ready: async () => {
-      await pingDatabase(orm);
-      await whenConnected(producerRedis, 2000);
-      if ((await producerRedis.ping()) !== 'PONG') throw new Error('redis not ready');
-    },
-    mount: (express) => {
-      if (config.ROLE === 'worker') return;
-      express.use(requireContext(config.INTERNAL_SECRET));
-      // the gateway already enforced the public size limits; this bounds internal calls
-      express.use(json({ limit: '12mb', verify: verifyJsonDepth }));
-      express.use(idempotentWrites(orm, logger, definition.name));
-      definition.mountRoutes(express, runtime);
-    },
-  });
+  /** Closes what the start opened, in order: workers, outbox, queues, Redis, the database, then telemetry. */
+  const release = async () => {
+    await Promise.all(workers.map((worker) => worker.close()));
+    await runtime.outbox?.stop();
+    await runtime.queues.close();
+    for (const connection of workerConnections) connection.disconnect();
+    producerRedis.disconnect();
+    if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
+    // last: the spans of the requests and jobs drained above are exported before the process exits
+    await flushTelemetry(options.telemetry, config.SHUTDOWN_TIMEOUT_MS, logger);
+  };
+  let app: Express;
+  try {
+    app = createApp({
+      service: definition.name,
+      logger,
+      drain,
+      ready: async () => {
+        await pingDatabase(orm);
+        await whenConnected(producerRedis, 2000);
+        if ((await producerRedis.ping()) !== 'PONG') throw new Error('redis not ready');
+      },
+      mount: (express) => {
+        if (config.ROLE === 'worker') return;
+        express.use(requireContext(config.INTERNAL_SECRET));
+        // the gateway already enforced the public size limits; this bounds internal calls
+        express.use(json({ limit: '12mb', verify: verifyJsonDepth }));
+        express.use(idempotentWrites(orm, logger, definition.name));
+        definition.mountRoutes(express, runtime);
+        refuseUnservedContracts(definition.name);
+      },
+    });
+  } catch (err) {
+    await release();
+    throw err;
+  }
   const server = await listen(app, config.PORT);
   const { port } = server.address() as AddressInfo;
   logger.info({ port, role: config.ROLE }, `${definition.name} listening`);
@@ -168,18 +190,19 @@ export async function startService<C extends ServiceConfig>(
           delayMs: config.SHUTDOWN_DELAY_MS,
           timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
         });
-        await Promise.all(workers.map((worker) => worker.close()));
-        await runtime.outbox?.stop();
-        await runtime.queues.close();
-        for (const connection of workerConnections) connection.disconnect();
-        producerRedis.disconnect();
-        if (!(await closeOrm(orm))) logger.warn('database pool still had a connection checked out; closed without it');
-        // last: the spans of the requests and jobs drained above are exported before the process exits
-        await flushTelemetry(options.telemetry, config.SHUTDOWN_TIMEOUT_MS, logger);
+        await release();
       })();
       return stopping;
     },
   };
+}
+
+/** A process serving HTTP answers every contract (public or internal) its service owns, or it does not start. */
+export function refuseUnservedContracts(service: ServiceName): void {
+  const missing = unmountedContracts(service, [...publicRoutes, ...internalRoutes]);
+  if (missing.length > 0) {
+    throw new Error(`${service} serves no handler for ${missing.length} of its route(s): ${missing.join(', ')}`);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CalendarDate } from '@finance/shared/calendar';
-import type { ImportedCardInput } from '@finance/shared/clients/billing-import-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { ImportedCardInput } from '@finance/shared/contracts/internal/billing-for-ledger';
 import { contextSql, contextWhere } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';

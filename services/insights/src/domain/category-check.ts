@@ -1,5 +1,6 @@
-import type { CategoryRef, LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CategoryRef } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 
 /**

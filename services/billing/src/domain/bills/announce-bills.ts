@@ -1,5 +1,6 @@
 import { addDays, type CalendarDate, compare } from '@finance/shared/calendar';
-import type { BillTotals, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { isPastDue, latestPastDueDate } from '@finance/shared/holidays';
 import type { BillEvent } from '@finance/shared/queue/catalogue';
 import { recordEvent } from '@finance/shared/queue/outbox';

@@ -1,5 +1,5 @@
 import { type CalendarDate, toIsoMidnight } from '@finance/shared/calendar';
-import type { BillTotals } from '@finance/shared/clients/ledger-billing-client';
+import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { iso } from '@finance/shared/db/context-scope';
 import type { BillRow } from '../../data-access/bill-repository.ts';
 import { billStatus } from './bill-status.ts';

@@ -1,7 +1,8 @@
 import { type CalendarDate, compare, startOfMonth, todayUtc } from '@finance/shared/calendar';
-import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EditionType } from '@finance/shared/contracts/billing/bills';
+import type { CardCalendarInput } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextOfRef } from '@finance/shared/db/context-scope';
 import { conflict, notFound } from '@finance/shared/errors/app-error';

@@ -1,6 +1,6 @@
 import { addMonthsClamped, type CalendarDate, startOfMonth } from '@finance/shared/calendar';
-import type { CurrentBill } from '@finance/shared/clients/billing-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CurrentBill } from '@finance/shared/contracts/internal/billing-for-insights';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { cardsWithBillsBetween } from '../../data-access/card-repository.ts';
 import { type BillDates, type CardDays, monthForDate } from './bill-calendar.ts';

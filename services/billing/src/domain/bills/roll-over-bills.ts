@@ -1,5 +1,6 @@
 import { addDays, type CalendarDate } from '@finance/shared/calendar';
-import type { LedgerBillingClient, PreviousBalanceEntry } from '@finance/shared/clients/ledger-billing-client';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { PreviousBalanceEntry } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { isPastDue, latestPastDueDate } from '@finance/shared/holidays';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {

@@ -1,7 +1,8 @@
 import { type CalendarDate, startOfMonth, toIsoMidnight } from '@finance/shared/calendar';
-import type { CardTransaction, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CardTransaction } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type BillRow, billsOfCards } from '../../data-access/bill-repository.ts';

@@ -1,5 +1,5 @@
-import type { ImportCardsResult, ImportedCardInput } from '@finance/shared/clients/billing-import-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { ImportCardsResult, ImportedCardInput } from '@finance/shared/contracts/internal/billing-for-ledger';
 import { newId } from '@finance/shared/db/base-entity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { cardsOfConnection, upsertImportedCards } from '../../data-access/card-repository.ts';

@@ -1,5 +1,6 @@
-import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CardCalendarInput } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';

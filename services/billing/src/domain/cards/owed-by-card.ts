@@ -1,6 +1,7 @@
 import { type CalendarDate, compare } from '@finance/shared/calendar';
-import type { BillTotals, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type BillRow, billsOfCards, byMonth } from '../../data-access/bill-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';

@@ -1,5 +1,5 @@
 import { toIsoMidnight } from '@finance/shared/calendar';
-import type { CategoryRef } from '@finance/shared/clients/ledger-insights-client';
+import type { CategoryRef } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { iso } from '@finance/shared/db/context-scope';
 import type { Goal, GoalReminder, GoalValue } from '../../data-access/entities/goal.ts';
 import { goalProgress } from './goal-progress.ts';

@@ -1,6 +1,7 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
-import type { LedgerInsightsClient, SpendingWindow } from '@finance/shared/clients/ledger-insights-client';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { SpendingWindow } from '@finance/shared/contracts/internal/ledger-for-insights';
 import type { DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SpendingLimit } from '../../data-access/entities/spending-limit.ts';

@@ -1,5 +1,6 @@
-import type { LedgerInsightsClient, Period } from '@finance/shared/clients/ledger-insights-client';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { assertPeriod } from './period.ts';
 
 const GROUPS: Array<[group: string, label: string]> = [

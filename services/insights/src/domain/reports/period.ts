@@ -1,4 +1,4 @@
-import type { Period } from '@finance/shared/clients/ledger-insights-client';
+import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { invalidField } from '@finance/shared/errors/app-error';
 
 export function assertPeriod(period: Period): Period {

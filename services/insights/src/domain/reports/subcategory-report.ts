@@ -1,9 +1,6 @@
-import type {
-  LedgerInsightsClient,
-  Period,
-  SubcategoryAggregate,
-} from '@finance/shared/clients/ledger-insights-client';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { Period, SubcategoryAggregate } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { percentagesLargestRemainder } from '../percentages.ts';
 import { assertPeriod } from './period.ts';
 

@@ -1,6 +1,7 @@
 import type { BillingInsightsClient } from '@finance/shared/clients/billing-insights-client';
-import type { LedgerInsightsClient, Period } from '@finance/shared/clients/ledger-insights-client';
+import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { contextToday } from '../context-today.ts';
 import { assertPeriod } from './period.ts';
 

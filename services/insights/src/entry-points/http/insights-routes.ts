@@ -1,8 +1,8 @@
-import type { Period } from '@finance/shared/clients/ledger-insights-client';
 import { goalRoutes } from '@finance/shared/contracts/insights/goals';
 import { notificationRoutes } from '@finance/shared/contracts/insights/notifications';
 import { reportRoutes } from '@finance/shared/contracts/insights/reports';
 import { spendingLimitRoutes } from '@finance/shared/contracts/insights/spending-limits';
+import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';

@@ -1,5 +1,5 @@
-import type { Period, SubcategoryAggregate } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { Period, SubcategoryAggregate } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -1,4 +1,4 @@
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { conflict } from '@finance/shared/errors/app-error';
@@ -39,7 +39,7 @@ export async function planCardsOfDeletedAccount(
 
 /** Moves every live card of an account to another in billing (idempotent); returns `{id, account_id}` of each. */
 export async function moveCardsInBilling(
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   fromAccountId: string,
   toAccountId: string,

@@ -1,5 +1,5 @@
-import type { BillTotals } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { balancesOf } from '../../data-access/account-repository.ts';
 import { billTotalRows, billTransactionRows, tagLinksOf } from '../../data-access/bill-contents-reads.ts';

@@ -1,9 +1,9 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
 import type {
   BillPaymentInput,
   CardCalendarInput,
   PreviousBalanceEntry,
-} from '@finance/shared/clients/ledger-billing-client';
-import type { CallerContext } from '@finance/shared/context/signed-context';
+} from '@finance/shared/contracts/internal/ledger-for-billing';
 import { newId } from '@finance/shared/db/base-entity';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -1,5 +1,6 @@
-import type { BillAssignment, BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { BillAssignment } from '@finance/shared/contracts/internal/billing-for-ledger';
 import { contextOfRef } from '@finance/shared/db/context-scope';
 import { AppError, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -51,7 +52,7 @@ export async function withCurrentCalendars<T>(attempt: () => Promise<T>, tries =
 
 /** The bill of each date from billing; a card outside the context is 404 as the client sent it. */
 async function assignmentsFor(
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   creditCardId: string,
   dates: string[],
@@ -74,7 +75,7 @@ async function assignmentsFor(
  * before the caller's transaction; the calendar version it answered goes into `seen`.
  */
 export async function billCardRows<T extends Pick<NewTransaction, 'date'>>(
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   creditCardId: string,
   rows: T[],
@@ -111,7 +112,7 @@ export function assertOneHolder(input: { account_id?: string; credit_card_id?: s
 
 /** 404 unless the card is the context's (billing's assign with no dates is its lookup). */
 export async function requireCard(
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   creditCardId: string,
   seen?: CalendarVersions,
@@ -124,7 +125,7 @@ export type PlannedBills = Map<string, BillAssignment>;
 
 /** One billing call per card for the dates each card's entries will have; versions go into `seen`. */
 export async function planBills(
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   datesByCard: Map<string, Set<string>>,
   seen: CalendarVersions,
@@ -196,7 +197,7 @@ export async function rebillCardRows(
 
 /** `billCardRows` for rows of many contexts and cards (jobs): one billing call per context and card, order kept. */
 export async function billCardRowsOfAnyContext<T extends NewTransaction>(
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   rows: T[],
   seen?: CalendarVersions,
 ): Promise<T[]> {

@@ -1,6 +1,6 @@
-import type { BillAssignment, BillingClient } from '@finance/shared/clients/billing-client';
-import type { BillingImportClient, ImportedCard } from '@finance/shared/clients/billing-import-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { BillAssignment, ImportedCard } from '@finance/shared/contracts/internal/billing-for-ledger';
 import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -24,8 +24,7 @@ import { accountsOfConnection, type ConnectionAccount, upsertAccounts } from './
 import { type ImportRow, upsertTransactions } from './upsert-transactions.ts';
 
 export interface ImportDeps {
-  billing: BillingClient;
-  billingImport: BillingImportClient;
+  billing: BillingLedgerClient;
   /** Hands the positions to insights and resolves once they are stored there (rejects otherwise). */
   handOverInvestments: (job: InvestmentsImported) => Promise<void>;
   logoBase: string;
@@ -117,7 +116,7 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const existing = await findConnectionByExternalId(em, ctx, payload.connection.id);
   if (existing?.status === 'REVOKED') throw new ImportRejected(REVOKED_MESSAGE);
   const knownAccounts = existing ? await accountsOfConnection(em, ctx, existing.id) : [];
-  const knownCards = existing ? (await deps.billingImport.importCards(ctx, existing.id, [])).cards : [];
+  const knownCards = existing ? (await deps.billing.importCards(ctx, existing.id, [])).cards : [];
   checkReferences(
     payload,
     new Set(knownAccounts.map((account) => account.external_id)),
@@ -132,7 +131,7 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const accounts = byExternalId(await accountsOfConnection(em, ctx, connectionId));
   await progress(35);
 
-  const cardResult = await deps.billingImport.importCards(
+  const cardResult = await deps.billing.importCards(
     ctx,
     connectionId,
     payload.credit_cards.map((card) => {

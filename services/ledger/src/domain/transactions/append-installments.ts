@@ -1,5 +1,5 @@
 import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -29,7 +29,7 @@ export async function appendInstallments(
   ctx: CallerContext,
   id: string,
   quantity: number,
-  billing: BillingClient,
+  billing: BillingLedgerClient,
 ) {
   return withCurrentCalendars(async () => {
     // the new installments' bills are asked of billing before the transaction (docs/architecture.md rule 9)

@@ -1,5 +1,5 @@
 import { type CalendarDate, type Frequency, occurrenceDate } from '@finance/shared/calendar';
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
@@ -104,7 +104,7 @@ export async function createTransaction(
   em: EntityManager,
   ctx: CallerContext,
   input: CreateTransactionInput,
-  billing: BillingClient,
+  billing: BillingLedgerClient,
   today: CalendarDate | null = null,
 ) {
   validate(ctx, input);

@@ -1,5 +1,5 @@
 import { addDays, type CalendarDate } from '@finance/shared/calendar';
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { now, todayIn } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -33,7 +33,7 @@ export async function extendRecurrences(
   em: EntityManager,
   at: CalendarDate | Date = now(),
   batchSize = 200,
-  billing: BillingClient | null = null,
+  billing: BillingLedgerClient | null = null,
 ): Promise<{ series: number; created: number }> {
   const horizonOf: HorizonOf = (zone) => recurrenceHorizon(typeof at === 'string' ? at : todayIn(zone, at));
   let after = '00000000-0000-0000-0000-000000000000';

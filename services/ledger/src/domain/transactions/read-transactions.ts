@@ -1,4 +1,4 @@
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { encodeCursor } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
@@ -28,7 +28,7 @@ export async function listTransactions(
   em: EntityManager,
   ctx: CallerContext,
   query: ListFilters & { limit: number; cursor?: string },
-  billing: BillingClient,
+  billing: BillingLedgerClient,
 ) {
   const { limit, cursor, ...filters } = query;
   const after = afterDateIdOf(cursor);

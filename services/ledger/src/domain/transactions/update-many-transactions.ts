@@ -1,5 +1,5 @@
 import { addDays, type CalendarDate, daysBetween } from '@finance/shared/calendar';
-import type { BillingClient } from '@finance/shared/clients/billing-client';
+import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -109,7 +109,7 @@ export async function updateManyTransactions(
   ctx: CallerContext,
   ids: string[],
   input: TransactionInput,
-  billing: BillingClient,
+  billing: BillingLedgerClient,
 ) {
   assertAtMostOneHolder(input);
   assertBusinessAllowed(ctx, input);

@@ -1,12 +1,15 @@
-import { LEDGER_CONTEXT_PATHS } from '@finance/shared/clients/ledger-context-client';
-import { callerOf } from '@finance/shared/http/service-routes';
-import type { Request, Response, Router } from 'express';
+import { ledgerForServicesRoutes } from '@finance/shared/contracts/internal/ledger-for-services';
+import { lookupIn } from '@finance/shared/contracts/route';
+import { mountRoute } from '@finance/shared/http/service-routes';
+import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
 import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
+const route = lookupIn(ledgerForServicesRoutes);
+
 /** The context's time zone for billing and insights (behind the signed context; never routed by the gateway). */
 export function mountInternalContextRoutes(router: Router, runtime: LedgerRuntime): void {
-  router.get(LEDGER_CONTEXT_PATHS.timeZone, async (_req: Request, res: Response) => {
-    res.json({ time_zone: await contextTimeZone(runtime.orm.em.fork(), callerOf(res)) });
-  });
+  mountRoute(router, route('getContextTimeZone'), async (_input, ctx) => ({
+    time_zone: await contextTimeZone(runtime.orm.em.fork(), ctx),
+  }));
 }

@@ -1,12 +1,7 @@
-import {
-  LEDGER_INSIGHTS_PATHS as PATHS,
-  type Period,
-  type SpendingWindow,
-} from '@finance/shared/clients/ledger-insights-client';
-import { anyUuid, calendarDate } from '@finance/shared/contracts/common';
-import { internalHandler } from '@finance/shared/http/service-routes';
-import express, { type Router } from 'express';
-import Joi from 'joi';
+import { ledgerForInsightsRoutes } from '@finance/shared/contracts/internal/ledger-for-insights';
+import { lookupIn } from '@finance/shared/contracts/route';
+import { mountRoute } from '@finance/shared/http/service-routes';
+import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
 import {
   categoryRefs,
@@ -16,22 +11,7 @@ import {
   totalsBySubcategory,
 } from '../../domain/aggregates/aggregates.ts';
 
-type CategoryIds = { category_ids: string[]; subcategory_ids: string[] };
-
-const period = { start_date: calendarDate().required(), end_date: calendarDate().required() };
-const ids = Joi.array().items(anyUuid()).max(1000).default([]);
-const windows = Joi.array()
-  .items(
-    Joi.object({
-      key: Joi.string().max(200).required(),
-      category_id: anyUuid().required(),
-      subcategory_id: anyUuid().allow(null).required(),
-      from: calendarDate().required(),
-      to: calendarDate().required(),
-    }),
-  )
-  .max(5000)
-  .required();
+const route = lookupIn(ledgerForInsightsRoutes);
 
 /**
  * Aggregates insights reads over HTTP (it never queries the ledger schema); mounted behind the signed
@@ -39,39 +19,9 @@ const windows = Joi.array()
  */
 export function mountInternalInsightsRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
-  const internal = express.Router();
-  const answer = internalHandler;
-  internal.post(
-    PATHS.categoryRefs,
-    answer({ body: Joi.object({ category_ids: ids, subcategory_ids: ids }) }, (input, ctx) =>
-      categoryRefs(orm.em.fork(), ctx, input.body as CategoryIds),
-    ),
-  );
-  internal.post(
-    PATHS.spending,
-    answer({ body: Joi.object({ windows }) }, (input, ctx) =>
-      spendingByWindow(orm.em.fork(), ctx, (input.body as { windows: SpendingWindow[] }).windows),
-    ),
-  );
-  internal.get(
-    PATHS.bySubcategory,
-    answer({ query: Joi.object(period) }, (input, ctx) =>
-      totalsBySubcategory(orm.em.fork(), ctx, input.query as unknown as Period & { today: string }),
-    ),
-  );
-  internal.get(
-    PATHS.summary,
-    answer(
-      { query: Joi.object({ ...period, today: calendarDate().required(), open_bill_ids: ids.single() }) },
-      (input, ctx) =>
-        summaryOf(orm.em.fork(), ctx, input.query as unknown as Period & { today: string; open_bill_ids: string[] }),
-    ),
-  );
-  internal.get(
-    PATHS.dre,
-    answer({ query: Joi.object(period) }, (input, ctx) =>
-      dreTotals(orm.em.fork(), ctx, input.query as unknown as Period & { today: string }),
-    ),
-  );
-  router.use(internal);
+  mountRoute(router, route('categoryRefs'), ({ body }, ctx) => categoryRefs(orm.em.fork(), ctx, body));
+  mountRoute(router, route('spendingByWindow'), ({ body }, ctx) => spendingByWindow(orm.em.fork(), ctx, body.windows));
+  mountRoute(router, route('totalsBySubcategory'), ({ query }, ctx) => totalsBySubcategory(orm.em.fork(), ctx, query));
+  mountRoute(router, route('periodSummary'), ({ query }, ctx) => summaryOf(orm.em.fork(), ctx, query));
+  mountRoute(router, route('dreTotals'), ({ query }, ctx) => dreTotals(orm.em.fork(), ctx, query));
 }

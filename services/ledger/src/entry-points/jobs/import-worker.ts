@@ -1,12 +1,10 @@
-import { BillingImportClient } from '@finance/shared/clients/billing-import-client';
 import { contextOfRef, contextRefSchema } from '@finance/shared/db/context-scope';
 import { AppError } from '@finance/shared/errors/app-error';
-import { InternalClient } from '@finance/shared/http/internal-client';
 import { type ImportJob, type InvestmentsImported, QUEUES } from '@finance/shared/queue/catalogue';
 import { type Job, QueueEvents, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import { billingFor } from '../../billing-client.ts';
-import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import { backgroundJobState, updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 import { ImportRejected } from '../../domain/open-banking/import-payload.ts';
 import { runImport } from '../../domain/open-banking/run-import.ts';
@@ -26,12 +24,6 @@ const isLastAttempt = (job: Job) => job.attemptsMade + 1 >= (job.opts.attempts ?
 /** Import jobs (job id = background job id); a rejected payload fails its job at once, with the reason. */
 export function startImportWorker(runtime: LedgerRuntime) {
   const config = runtime.config;
-  // built at the first job: the billing URL may be learned after start (test stacks start the ledger first)
-  let billingImport: BillingImportClient | null = null;
-  const billingImportClient = () => {
-    billingImport ??= new BillingImportClient(new InternalClient(config.BILLING_URL, config.INTERNAL_SECRET));
-    return billingImport;
-  };
   const queueEvents = new QueueEvents(QUEUES.investmentSnapshots, {
     connection: runtime.workerRedis(),
     prefix: config.QUEUE_PREFIX,
@@ -66,7 +58,6 @@ export function startImportWorker(runtime: LedgerRuntime) {
       try {
         return await runImport(em, ctx, data.background_job_id, {
           billing: billingFor(runtime),
-          billingImport: billingImportClient(),
           handOverInvestments,
           logoBase: config.BANK_LOGO_BASE_URL,
         });
