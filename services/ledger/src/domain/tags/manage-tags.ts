@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { TagFields } from '@finance/shared/contracts/ledger/tags';
+import type { CreateTagBody, TagFields } from '@finance/shared/contracts/ledger/tags';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -27,10 +27,10 @@ async function findTag(em: EntityManager, ctx: CallerContext, id: string): Promi
   return tag;
 }
 
-export async function createTag(em: EntityManager, ctx: CallerContext, input: TagFields) {
+export async function createTag(em: EntityManager, ctx: CallerContext, input: CreateTagBody) {
   const tag = em.create(TagSchema, {
     ...ownerOf(ctx),
-    name: input.name as string,
+    name: input.name,
     color: input.color ?? DEFAULT_COLOR,
     deletedAt: null,
   });
