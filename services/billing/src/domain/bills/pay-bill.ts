@@ -1,6 +1,7 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PayBillBody } from '@finance/shared/contracts/billing/bills';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
@@ -32,7 +33,7 @@ export async function payBill(
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   billId: string,
-  input: { account_id: string; amount?: number; date?: string },
+  input: PayBillBody,
 ) {
   const bill = await findBill(em, ctx, billId, 'c');
   const card = bill && (await findCard(em, ctx, bill.creditCardId));

@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { NotificationListQuery } from '@finance/shared/contracts/insights/notifications';
 import { contextWhere, encodeCursor } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -9,11 +10,7 @@ import { notificationView } from './notification-view.ts';
 const NOT_FOUND = 'Notificação não encontrada';
 
 /** Newest first; the cursor carries (createdAt, id) of the last row. */
-export async function listNotifications(
-  em: EntityManager,
-  ctx: CallerContext,
-  query: { limit: number; cursor?: string; unread?: boolean },
-) {
+export async function listNotifications(em: EntityManager, ctx: CallerContext, query: NotificationListQuery) {
   const after = afterTimeIdOf(query.cursor);
   const rows = await em.find(
     NotificationSchema,
