@@ -1,6 +1,6 @@
 import { BillingClient } from '@finance/shared/clients/billing-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
-import type { LedgerConfig, LedgerRuntime } from './config.ts';
+import type { LedgerRuntime } from './config.ts';
 
 const clients = new WeakMap<LedgerRuntime, BillingClient>();
 

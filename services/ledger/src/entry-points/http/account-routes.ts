@@ -3,7 +3,7 @@ import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import { billingFor } from '../../billing-client.ts';
-import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import { listBanks } from '../../domain/accounts/banks.ts';
 import { deleteAccount } from '../../domain/accounts/delete-account.ts';
 import {

@@ -6,7 +6,7 @@ import { type ImportJob, type InvestmentsImported, QUEUES } from '@finance/share
 import { type Job, QueueEvents, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import { billingFor } from '../../billing-client.ts';
-import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import { backgroundJobState, updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 import { ImportRejected } from '../../domain/open-banking/import-payload.ts';
 import { runImport } from '../../domain/open-banking/run-import.ts';
