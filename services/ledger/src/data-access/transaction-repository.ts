@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { TransactionFilters } from '@finance/shared/contracts/ledger/transactions';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -226,21 +227,10 @@ export async function loadByIds(em: EntityManager, ids: string[]): Promise<Trans
   );
 }
 
-export interface ListFilters {
-  start_date?: string;
-  end_date?: string;
-  account_id?: string;
-  credit_card_id?: string;
-  category_id?: string;
-  is_expense?: boolean;
-  paid?: boolean;
-  type?: string;
-}
-
 export async function listPage(
   em: EntityManager,
   ctx: CallerContext,
-  filters: ListFilters,
+  filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
 ): Promise<TransactionRow[]> {
@@ -251,14 +241,14 @@ export async function listPage(
 /** The statement of `listPage` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
 export function listPageStatement(
   ctx: CallerContext,
-  filters: ListFilters,
+  filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
 ): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 't');
   const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
   const params: unknown[] = [contextKey(ctx), ...scope.params];
-  const equal: Array<[keyof ListFilters, string]> = [
+  const equal: Array<[keyof TransactionFilters, string]> = [
     ['account_id', 't.account_id = ?'],
     ['credit_card_id', 't.credit_card_id = ?'],
     ['category_id', 't.category_id = ?'],

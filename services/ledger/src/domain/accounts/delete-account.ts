@@ -20,7 +20,7 @@ import { accountView } from './account-view.ts';
  * survives, stays there as a plain entry (the money did move); a deleted
  * default passes to the oldest remaining account; linked cards move to the (new) default account.
  */
-export async function deleteAccount(em: EntityManager, ctx: CallerContext, id: string, billing: BillingClient) {
+export async function deleteAccount(em: EntityManager, billing: BillingClient, ctx: CallerContext, id: string) {
   // billing is asked before the transaction and told after it (docs/architecture.md rule 9)
   const linked = await billing.linkedCards(ctx, id);
   const outcome = await em.transactional(async (tx) => {

@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { ConnectionListQuery } from '@finance/shared/contracts/ledger/open-banking';
 import { encodeCursor, iso } from '@finance/shared/db/context-scope';
 import { afterIdOf } from '@finance/shared/db/pagination';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -43,11 +44,7 @@ export async function upsertConnection(
 }
 
 /** GET /v1/open-banking/connections: the context's connections by creation, optionally by status. */
-export async function listConnections(
-  em: EntityManager,
-  ctx: CallerContext,
-  query: { limit: number; cursor?: string; status?: 'ACTIVE' | 'REVOKED' },
-) {
+export async function listConnections(em: EntityManager, ctx: CallerContext, query: ConnectionListQuery) {
   const rows = await selectConnectionsPage(em, ctx, {
     limit: query.limit,
     after: afterIdOf(query.cursor),

@@ -1,15 +1,11 @@
+import type { PageQuery } from '@finance/shared/contracts/common';
 import { encodeCursor } from '@finance/shared/db/context-scope';
 import { afterIdOf as afterCursorId } from '@finance/shared/db/pagination';
 
 export { afterDateIdOf, isUuid } from '@finance/shared/db/pagination';
 
-export type PageInput = {
-  limit: number;
-  cursor?: string;
-};
-
 /** The id a listing cursor carries; a well-formed cursor holding no uuid is 400, not a failed query. */
-export const afterIdOf = (page: PageInput): string | null => afterCursorId(page.cursor);
+export const afterIdOf = (page: PageQuery): string | null => afterCursorId(page.cursor);
 
 /** Turns `limit + 1` rows into the listing shape `{data, next_cursor}` of docs/decisions.md §4. */
 export function toPage<T extends { id: string }, V>(rows: T[], limit: number, view: (row: T) => V) {

@@ -26,10 +26,10 @@ import { recordTransactionChanges } from './record-changes.ts';
 /** POST /v1/transactions/{id}/installments: `quantity` more members after the last, monthly from it. */
 export async function appendInstallments(
   em: EntityManager,
+  billing: BillingClient,
   ctx: CallerContext,
   id: string,
   quantity: number,
-  billing: BillingClient,
 ) {
   return withCurrentCalendars(async () => {
     // the new installments' bills are asked of billing before the transaction (docs/architecture.md rule 9)

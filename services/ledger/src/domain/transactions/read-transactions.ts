@@ -1,14 +1,10 @@
 import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { TransactionListQuery } from '@finance/shared/contracts/ledger/transactions';
 import { encodeCursor } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  findOneLive,
-  type ListFilters,
-  listPage,
-  visibleAccountIds,
-} from '../../data-access/transaction-repository.ts';
+import { findOneLive, listPage, visibleAccountIds } from '../../data-access/transaction-repository.ts';
 import { requireCard } from '../billing-support/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { afterDateIdOf } from '../references/paginate.ts';
@@ -26,9 +22,9 @@ export async function getTransaction(em: EntityManager, ctx: CallerContext, id: 
 /** Ordered by date, then creation (uuidv7 ids); the cursor holds the last (date, id). */
 export async function listTransactions(
   em: EntityManager,
-  ctx: CallerContext,
-  query: ListFilters & { limit: number; cursor?: string },
   billing: BillingClient,
+  ctx: CallerContext,
+  query: TransactionListQuery,
 ) {
   const { limit, cursor, ...filters } = query;
   const after = afterDateIdOf(cursor);
