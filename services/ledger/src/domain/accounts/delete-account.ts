@@ -10,7 +10,7 @@ import {
   makeOldestAccountDefault,
 } from '../../data-access/account-repository.ts';
 import { makePlainEntries, softDelete } from '../../data-access/transaction-repository.ts';
-import { moveCardsInBilling, planCardsOfDeletedAccount } from '../billing-support/account-cards.ts';
+import { moveCardsInBilling, planCardsOfDeletedAccount } from './deleted-account-cards.ts';
 import { requestConsentRevocationIfLast } from '../open-banking/revoke-consent.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { accountView } from './account-view.ts';

@@ -9,7 +9,7 @@ import {
   listPage,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
-import { requireCard } from '../billing-support/card-rows.ts';
+import { requireCard } from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { afterDateIdOf } from '../references/paginate.ts';
 import { calendarDateOf } from './transaction-input.ts';
