@@ -12,8 +12,8 @@ import {
 } from '../../data-access/bill-repository.ts';
 import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { contextDays, jobContext } from '../context-today.ts';
-import { ensureBills } from './ensure-bills.ts';
 import { billBalance } from './bill-balance.ts';
+import { ensureBills } from './ensure-bills.ts';
 import { carryOf, carryTargetMonth } from './rollover-rules.ts';
 
 const BATCH = 500;

@@ -1,7 +1,7 @@
 import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
-import { afterIdOf } from '@finance/shared/db/pagination';
+import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsOfCards } from '../../data-access/bill-repository.ts';

@@ -2,6 +2,7 @@ import { startOfMonth } from '@finance/shared/calendar';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type LimitFrequency, SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
@@ -9,7 +10,6 @@ import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
 import { assertCategory } from '../category-check.ts';
 import { contextToday } from '../context-today.ts';
-import { afterIdOf, idPage } from '../cursor-page.ts';
 import { limitViews } from './limit-views.ts';
 import { limitAlerts } from './spending-alerts.ts';
 

@@ -1,11 +1,12 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
 import type { ContactKind } from '@finance/shared/contracts/ledger/business';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contact, ContactSchema } from '../../data-access/entities/contact.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
 export interface ContactInput {
   name?: string;
@@ -73,7 +74,7 @@ export async function getContact(em: EntityManager, ctx: CallerContext, id: stri
   return contactView(await findContact(em, ctx, id));
 }
 
-export async function listContacts(em: EntityManager, ctx: CallerContext, page: PageInput) {
+export async function listContacts(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   const rows = await pageById(em, ContactSchema, ownWhere(ctx), page.limit, afterIdOf(page));
   return toPage(rows, page.limit, contactView);
 }

@@ -1,10 +1,11 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CostCenter, CostCenterSchema } from '../../data-access/entities/cost-center.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
 export interface CostCenterInput {
   name?: string;
@@ -60,7 +61,7 @@ export async function getCostCenter(em: EntityManager, ctx: CallerContext, id: s
   return costCenterView(await findCostCenter(em, ctx, id));
 }
 
-export async function listCostCenters(em: EntityManager, ctx: CallerContext, page: PageInput) {
+export async function listCostCenters(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   const rows = await pageById(em, CostCenterSchema, ownWhere(ctx), page.limit, afterIdOf(page));
   return toPage(rows, page.limit, costCenterView);
 }

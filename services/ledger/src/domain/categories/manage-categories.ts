@@ -1,13 +1,14 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
 import { SYSTEM_READ_ONLY } from '@finance/shared/contracts/ledger/categories';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Category, CategorySchema } from '../../data-access/entities/category.ts';
 import { SubcategorySchema } from '../../data-access/entities/subcategory.ts';
 import { findVisibleCategory, pageById, visibleWhere } from '../../data-access/reference-repository.ts';
 import { categoryView } from '../references/category-view.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
 export interface CategoryInput {
   name?: string;
@@ -84,7 +85,7 @@ export async function getCategory(em: EntityManager, ctx: CallerContext, id: str
 export async function listCategories(
   em: EntityManager,
   ctx: CallerContext,
-  query: PageInput & { is_expense?: boolean },
+  query: PageQuery & { is_expense?: boolean },
 ) {
   const where = {
     ...visibleWhere(ctx),

@@ -1,6 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
 import { SYSTEM_READ_ONLY } from '@finance/shared/contracts/ledger/categories';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Subcategory, SubcategorySchema } from '../../data-access/entities/subcategory.ts';
@@ -11,7 +13,6 @@ import {
   visibleWhere,
 } from '../../data-access/reference-repository.ts';
 import { subcategoryView } from '../references/category-view.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 import { DEFAULT_ICON_NAME } from './manage-categories.ts';
 
 export interface SubcategoryInput {
@@ -81,7 +82,7 @@ export async function getSubcategory(em: EntityManager, ctx: CallerContext, id: 
 export async function listSubcategories(
   em: EntityManager,
   ctx: CallerContext,
-  query: PageInput & { category_id?: string },
+  query: PageQuery & { category_id?: string },
 ) {
   if (query.category_id && !(await findVisibleCategory(em, ctx, query.category_id))) {
     throw notFound(CATEGORY_NOT_FOUND);

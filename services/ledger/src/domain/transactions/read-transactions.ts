@@ -1,6 +1,6 @@
 import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { encodeCursor } from '@finance/shared/db/context-scope';
+import { afterDateIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -11,7 +11,6 @@ import {
 } from '../../data-access/transaction-repository.ts';
 import { requireCard } from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
-import { afterDateIdOf } from '../references/paginate.ts';
 import { calendarDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 

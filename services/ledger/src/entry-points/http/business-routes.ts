@@ -1,3 +1,4 @@
+import type { PageQuery as PageInput } from '@finance/shared/contracts/common';
 import { businessRoutes } from '@finance/shared/contracts/ledger/business';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
@@ -20,7 +21,6 @@ import {
   listCostCenters,
   updateCostCenter,
 } from '../../domain/business/manage-cost-centers.ts';
-import type { PageInput } from '../../domain/references/paginate.ts';
 
 const route = (operationId: string) => routeById(businessRoutes, operationId);
 

@@ -1,9 +1,9 @@
+import type { PageQuery as PageInput } from '@finance/shared/contracts/common';
 import { categorizationRuleRoutes } from '@finance/shared/contracts/ledger/categorization-rules';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute, Reply } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
-import type { PageInput } from '../../domain/references/paginate.ts';
 import { type CreateRuleInput, createRule } from '../../domain/rules/create-rule.ts';
 import {
   deleteCategorizationRule,

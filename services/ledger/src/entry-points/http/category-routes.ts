@@ -1,3 +1,4 @@
+import type { PageQuery as PageInput } from '@finance/shared/contracts/common';
 import { categoryRoutes } from '@finance/shared/contracts/ledger/categories';
 import { routeById } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
@@ -19,7 +20,6 @@ import {
   type SubcategoryInput,
   updateSubcategory,
 } from '../../domain/categories/manage-subcategories.ts';
-import type { PageInput } from '../../domain/references/paginate.ts';
 
 const route = (operationId: string) => routeById(categoryRoutes, operationId);
 
