@@ -13,7 +13,8 @@ import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '
 import { findCard } from '../../data-access/card-repository.ts';
 import { contextToday } from '../context-today.ts';
 import { billEventData } from './announce-bills.ts';
-import { overpaymentBound, remainderOf } from './rollover-rules.ts';
+import { billBalance } from './bill-balance.ts';
+import { overpaymentBound } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
 
 export const BILL_NOT_FOUND = 'Fatura não encontrada';
@@ -49,7 +50,7 @@ export async function payBill(
   const paymentId = servingIdempotentRequest() ? undefined : newId();
   try {
     const [totals] = await ledger.totals(ctx, [bill.id]);
-    const owed = totals ? remainderOf(totals) : 0;
+    const owed = billBalance(totals);
     if (input.amount === undefined && owed <= 0) throw conflict(NOTHING_OWED);
     amount = input.amount ?? owed;
     const bound = overpaymentBound(card);

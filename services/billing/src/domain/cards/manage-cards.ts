@@ -2,8 +2,8 @@ import type { CardCalendarInput, LedgerBillingClient } from '@finance/shared/cli
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { CardFields, CreateCardBody } from '@finance/shared/contracts/billing/credit-cards';
 import type { PageQuery } from '@finance/shared/contracts/common';
-import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
-import { afterIdOf } from '@finance/shared/db/pagination';
+import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsOfCards } from '../../data-access/bill-repository.ts';

@@ -4,12 +4,12 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CreateGoalBody, GoalFields, ReminderFields } from '@finance/shared/contracts/insights/goals';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Goal, GoalReminderSchema, GoalSchema } from '../../data-access/entities/goal.ts';
 import { findGoal, listGoalsPage } from '../../data-access/goal-repository.ts';
 import { assertCategory } from '../category-check.ts';
-import { afterIdOf, idPage } from '../cursor-page.ts';
 import { goalViews } from './goal-views.ts';
 
 export const GOAL_NOT_FOUND = 'Meta não encontrada';

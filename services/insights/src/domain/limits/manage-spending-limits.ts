@@ -4,6 +4,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CreateSpendingLimitBody, SpendingLimitFields } from '@finance/shared/contracts/insights/spending-limits';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
@@ -11,7 +12,6 @@ import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
 import { assertCategory } from '../category-check.ts';
 import { contextToday } from '../context-today.ts';
-import { afterIdOf, idPage } from '../cursor-page.ts';
 import { limitViews } from './limit-views.ts';
 import { limitAlerts } from './spending-alerts.ts';
 

@@ -1,10 +1,10 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { NotificationListQuery } from '@finance/shared/contracts/insights/notifications';
-import { contextWhere, encodeCursor } from '@finance/shared/db/context-scope';
+import { contextWhere } from '@finance/shared/db/context-scope';
+import { afterTimeIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotificationSchema } from '../../data-access/entities/notification.ts';
-import { afterTimeIdOf } from '../cursor-page.ts';
 import { notificationView } from './notification-view.ts';
 
 const NOT_FOUND = 'Notificação não encontrada';

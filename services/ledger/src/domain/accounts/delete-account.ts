@@ -10,10 +10,10 @@ import {
   makeOldestAccountDefault,
 } from '../../data-access/account-repository.ts';
 import { makePlainEntries, softDelete } from '../../data-access/transaction-repository.ts';
-import { moveCardsInBilling, planCardsOfDeletedAccount } from '../billing-support/account-cards.ts';
 import { requestConsentRevocationIfLast } from '../open-banking/revoke-consent.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { accountView } from './account-view.ts';
+import { moveCardsInBilling, planCardsOfDeletedAccount } from './deleted-account-cards.ts';
 
 /**
  * DELETE /v1/accounts/{id}: logical, with its transactions; the other leg of a transfer, in an account that

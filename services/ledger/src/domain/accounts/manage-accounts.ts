@@ -2,6 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { AccountFields } from '@finance/shared/contracts/ledger/accounts';
 import { contextRef, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -13,7 +14,6 @@ import {
   lockContext,
 } from '../../data-access/account-repository.ts';
 import { type Account, AccountSchema } from '../../data-access/entities/account.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 import { accountView } from './account-view.ts';
 import { resolveLogo } from './banks.ts';
 

@@ -2,11 +2,11 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { ContactFields } from '@finance/shared/contracts/ledger/business';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contact, ContactSchema } from '../../data-access/entities/contact.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 
 const NOT_FOUND = 'Contato não encontrado';
 

@@ -2,11 +2,11 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CostCenterFields } from '@finance/shared/contracts/ledger/business';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CostCenter, CostCenterSchema } from '../../data-access/entities/cost-center.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 
 const NOT_FOUND = 'Centro de custo não encontrado';
 

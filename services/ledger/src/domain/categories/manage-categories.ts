@@ -6,13 +6,13 @@ import {
   SYSTEM_READ_ONLY,
 } from '@finance/shared/contracts/ledger/categories';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Category, CategorySchema } from '../../data-access/entities/category.ts';
 import { SubcategorySchema } from '../../data-access/entities/subcategory.ts';
 import { findVisibleCategory, pageById, visibleWhere } from '../../data-access/reference-repository.ts';
 import { categoryView } from '../references/category-view.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 
 export const DEFAULT_ICON_NAME = 'tag';
 export const DEFAULT_COLOR = '#64748B';

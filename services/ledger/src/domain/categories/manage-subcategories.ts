@@ -6,6 +6,7 @@ import {
   SYSTEM_READ_ONLY,
 } from '@finance/shared/contracts/ledger/categories';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Subcategory, SubcategorySchema } from '../../data-access/entities/subcategory.ts';
@@ -16,7 +17,6 @@ import {
   visibleWhere,
 } from '../../data-access/reference-repository.ts';
 import { subcategoryView } from '../references/category-view.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 import { DEFAULT_ICON_NAME } from './manage-categories.ts';
 
 const NOT_FOUND = 'Subcategoria não encontrada';

@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { ConnectionListQuery } from '@finance/shared/contracts/ledger/open-banking';
-import { encodeCursor, iso } from '@finance/shared/db/context-scope';
-import { afterIdOf } from '@finance/shared/db/pagination';
+import { iso } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type ConnectionRow,
@@ -50,9 +50,5 @@ export async function listConnections(em: EntityManager, ctx: CallerContext, que
     after: afterIdOf(query.cursor),
     status: query.status,
   });
-  const items = rows.slice(0, query.limit);
-  return {
-    data: items.map(connectionView),
-    next_cursor: rows.length > query.limit ? encodeCursor([items[items.length - 1].id]) : null,
-  };
+  return toPage(rows, query.limit, connectionView);
 }

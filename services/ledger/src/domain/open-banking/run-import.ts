@@ -6,7 +6,7 @@ import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectImportPayload } from '../../data-access/connection-repository.ts';
-import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../billing-support/card-rows.ts';
+import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
 import { checkReferences } from './check-references.ts';

@@ -1,9 +1,9 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findRule, pageRules, type RuleRow, softDeleteRule } from '../../data-access/rule-repository.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 import { ruleView } from './rule-view.ts';
 
 export async function findRuleOr404(em: EntityManager, ctx: CallerContext, id: string, lock = false): Promise<RuleRow> {

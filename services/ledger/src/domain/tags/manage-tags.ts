@@ -2,11 +2,11 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CreateTagBody, TagFields } from '@finance/shared/contracts/ledger/tags';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Tag, TagSchema } from '../../data-access/entities/tag.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 
 const NOT_FOUND = 'Tag não encontrada';
 const DEFAULT_COLOR = '#64748B';

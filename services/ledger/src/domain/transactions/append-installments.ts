@@ -18,7 +18,7 @@ import {
   type PlannedBills,
   planBills,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { nextMember } from './new-transaction.ts';
 import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
 import { recordTransactionChanges } from './record-changes.ts';

@@ -21,7 +21,7 @@ import {
   billCardRows,
   type CalendarVersions,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';

@@ -1,13 +1,12 @@
 import type { BillingClient } from '@finance/shared/clients/billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { TransactionListQuery } from '@finance/shared/contracts/ledger/transactions';
-import { encodeCursor } from '@finance/shared/db/context-scope';
+import { afterDateIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOneLive, listPage, visibleAccountIds } from '../../data-access/transaction-repository.ts';
-import { requireCard } from '../billing-support/card-rows.ts';
+import { requireCard } from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
-import { afterDateIdOf } from '../references/paginate.ts';
 import { calendarDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 

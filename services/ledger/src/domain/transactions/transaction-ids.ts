@@ -1,6 +1,6 @@
 import { MAX_UPDATE_MANY_IDS, type TransactionIdsQuery } from '@finance/shared/contracts/ledger/transactions';
+import { isUuid } from '@finance/shared/db/pagination';
 import { invalidField } from '@finance/shared/errors/app-error';
-import { isUuid } from '../references/paginate.ts';
 
 function valuesOf(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];

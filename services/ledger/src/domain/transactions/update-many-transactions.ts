@@ -22,7 +22,7 @@ import {
   rebillCardRows,
   requireCard,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { recordTransactionChanges } from './record-changes.ts';
 import { assertBusinessAllowed, calendarDateOf, entryDateOf } from './transaction-input.ts';

@@ -8,14 +8,14 @@ import { internalHandler } from '@finance/shared/http/service-routes';
 import express, { type Router } from 'express';
 import Joi from 'joi';
 import type { LedgerRuntime } from '../../config.ts';
-import { billTotals, billTransactions } from '../../domain/billing-support/bill-contents.ts';
+import { billTotals, billTransactions } from '../../domain/card-statements/bill-contents.ts';
 import {
   addPreviousBalances,
   cardTransactionDates,
   createBillPayment,
   deleteCardTransactions,
   rebillCard,
-} from '../../domain/billing-support/bill-moves.ts';
+} from '../../domain/card-statements/bill-moves.ts';
 import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
 const billIds = Joi.array().items(anyUuid()).max(5000).default([]);
