@@ -1,4 +1,3 @@
-import type { PageQuery as PageInput } from '@finance/shared/contracts/common';
 import { categorizationRuleRoutes } from '@finance/shared/contracts/ledger/categorization-rules';
 import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute, Reply } from '@finance/shared/http/service-routes';

@@ -1,4 +1,3 @@
-import type { PageQuery as PageInput } from '@finance/shared/contracts/common';
 import { categoryRoutes } from '@finance/shared/contracts/ledger/categories';
 import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
