@@ -167,8 +167,11 @@ export class TestStack {
   service(name: 'ledger'): RunningService<LedgerConfig>;
   service(name: 'billing'): RunningService<BillingConfig>;
   service(name: 'insights'): RunningService<InsightsConfig>;
-  service(name: 'ledger' | 'billing' | 'insights'): RunningService {
-    return this[name];
+  service(name: string): RunningService;
+  service(name: string): RunningService {
+    const found = this.services.find((service) => service.name === name);
+    if (!found) throw new Error(`no service ${name}`);
+    return found;
   }
 
   /** Direct SQL on the test database, for assertions only. */

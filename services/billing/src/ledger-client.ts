@@ -1,6 +1,6 @@
 import { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
-import type { BillingConfig, BillingRuntime } from './config.ts';
+import type { BillingRuntime } from './config.ts';
 
 const clients = new WeakMap<BillingRuntime, LedgerBillingClient>();
 

@@ -1,6 +1,6 @@
 import { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import { InternalClient } from '@finance/shared/http/internal-client';
-import type { InsightsConfig, InsightsRuntime } from './config.ts';
+import type { InsightsRuntime } from './config.ts';
 
 /** Insights reads ledger data only through ledger's internal API, with the caller's signed context. */
 export const ledgerFor = (runtime: InsightsRuntime): LedgerInsightsClient => {

@@ -1,9 +1,9 @@
 import type { CallerContext } from '../context/signed-context.ts';
+import type { PeriodQuery } from '../contracts/common.ts';
 import {
   type CategoryRefs,
   type DreGroupTotal,
   ledgerForInsightsRoutes,
-  type Period,
   type SpendingWindow,
   type SubcategoryAggregate,
   type Summary,
@@ -55,7 +55,7 @@ export class LedgerInsightsClient {
     return spent;
   }
 
-  bySubcategory(context: CallerContext, period: Period): Promise<{ items: SubcategoryAggregate[] }> {
+  bySubcategory(context: CallerContext, period: PeriodQuery): Promise<{ items: SubcategoryAggregate[] }> {
     return this.http.send(route('totalsBySubcategory'), { context, query: { ...period } });
   }
 
@@ -63,7 +63,7 @@ export class LedgerInsightsClient {
     return this.http.send(route('periodSummary'), { context, query: { ...query } });
   }
 
-  dre(context: CallerContext, period: Period): Promise<{ groups: DreGroupTotal[] }> {
+  dre(context: CallerContext, period: PeriodQuery): Promise<{ groups: DreGroupTotal[] }> {
     return this.http.send(route('dreTotals'), { context, query: { ...period } });
   }
 }

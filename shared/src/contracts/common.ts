@@ -77,3 +77,9 @@ export const ownership = {
   createdAt: timestamp().required(),
   updatedAt: timestamp().required(),
 };
+
+/** A report's period: both days required and inclusive, as validated calendar days (`YYYY-MM-DD`). */
+export interface PeriodQuery {
+  start_date: string;
+  end_date: string;
+}

@@ -1,6 +1,5 @@
 import Joi from 'joi';
 import type { CallerContext } from '../context/signed-context.ts';
-import { badRequest } from '../errors/app-error.ts';
 import type { ContextRef } from '../queue/catalogue.ts';
 
 /** Filter selecting exactly the records of the caller's context (docs/decisions.md §2). */
@@ -35,19 +34,5 @@ export const contextRefSchema = Joi.object({
   user_id: Joi.string().guid().required(),
   profile_id: Joi.string().guid().allow(null).required(),
 });
-
-/** Opaque pagination cursors: base64url of the sort key values of the last row. */
-export const encodeCursor = (values: string[]): string => Buffer.from(JSON.stringify(values)).toString('base64url');
-
-export function decodeCursor(cursor: string | undefined, size: number): string[] | null {
-  if (!cursor) return null;
-  try {
-    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === size && values.every((v) => typeof v === 'string')) return values;
-  } catch {
-    // falls through to the 400 below
-  }
-  throw badRequest('Cursor inválido', [{ field: 'cursor', message: 'cursor inválido' }]);
-}
 
 export const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);

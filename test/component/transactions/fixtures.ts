@@ -1,3 +1,4 @@
+import { transactionSchema } from '@finance/shared/contracts/ledger/transactions';
 import type { ApiClient } from '../../support/api-client.ts';
 
 /** Creates an account through the API and returns its id. */
@@ -21,50 +22,7 @@ export async function createTransaction(api: ApiClient, accountId: string, body:
   return response.body;
 }
 
-export const TRANSACTION_FIELDS = [
-  'id',
-  'amount',
-  'date',
-  'title',
-  'description',
-  'is_expense',
-  'paid',
-  'paid_at',
-  'type',
-  'installments',
-  'installment_number',
-  'frequency',
-  'currency',
-  'account_id',
-  'credit_card_id',
-  'bill_id',
-  'billed_at',
-  'category_id',
-  'subcategory_id',
-  'competence_date',
-  'contact_id',
-  'cost_center_id',
-  'document_number',
-  'connected_transaction_id',
-  'is_bill_payment',
-  'is_full_amount',
-  'is_previous_balance',
-  'show_on_balance',
-  'excluded_dates',
-  'payment_dates',
-  'is_remote',
-  'logo_url',
-  'merchant_cnae',
-  'merchant_cnpj',
-  'merchant_name',
-  'operation_type',
-  'reconciled_at',
-  'reconciled_by_user_id',
-  'reconciled_with_transaction_id',
-  'profile_id',
-  'user_id',
-  'createdAt',
-  'updatedAt',
-].sort();
+/** The fields of a Transaction answer: the contract's `Transaction` schema (one home), which the answers are checked against. */
+export const TRANSACTION_FIELDS = Object.keys(transactionSchema.describe().keys).sort();
 
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

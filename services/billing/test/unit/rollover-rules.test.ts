@@ -1,12 +1,11 @@
 import { addMonthsClamped } from '@finance/shared/calendar';
 import fc from 'fast-check';
+import { type BillSums, billBalance } from '../../src/domain/bills/bill-balance.ts';
 import {
-  type BillSums,
   carryOf,
   carryTargetMonth,
   heldBy,
   overpaymentBound,
-  remainderOf,
   UNLIMITED_OVERPAYMENT_BOUND,
 } from '../../src/domain/bills/rollover-rules.ts';
 
@@ -65,7 +64,7 @@ class CardModel {
         .sort(([a], [b]) => a - b)[0];
       if (!due) return;
       const [month, bill] = due;
-      const carry = carryOf(remainderOf(bill));
+      const carry = carryOf(billBalance(bill));
       bill.handled = true;
       if (!carry) continue;
       bill.carried = true;
@@ -78,7 +77,7 @@ class CardModel {
     }
   }
 
-  owed = () => [...this.bills.values()].filter((b) => !b.handled).reduce((sum, b) => sum + remainderOf(b), 0);
+  owed = () => [...this.bills.values()].filter((b) => !b.handled).reduce((sum, b) => sum + billBalance(b), 0);
 
   held = (today: number) =>
     [...this.bills.entries()]
@@ -152,7 +151,7 @@ describe('rollover and balance rules over random histories', () => {
           } else if (o.kind === 'pay') {
             const bill = card.bill(Math.max(0, today - o.back));
             if (bill.carried) continue; // its remainder moved on: refused (409)
-            if (o.amount - remainderOf(bill) > limit) continue; // 400
+            if (o.amount - billBalance(bill) > limit) continue; // 400
             bill.payments += o.amount;
             bill.handled = false; // a settled bill paid again carries the credit at the next run
             payments += o.amount;
@@ -167,8 +166,8 @@ describe('rollover and balance rules over random histories', () => {
         card.rollOver(today);
         // every remainder reached the open bill; later bills hold only what was dated into them
         const open = card.bill(today);
-        const later = [...card.bills.entries()].filter(([m]) => m > today).map(([, b]) => remainderOf(b));
-        expect(remainderOf(open) + later.reduce((a, b) => a + b, 0)).toBe(purchases - credits - payments);
+        const later = [...card.bills.entries()].filter(([m]) => m > today).map(([, b]) => billBalance(b));
+        expect(billBalance(open) + later.reduce((a, b) => a + b, 0)).toBe(purchases - credits - payments);
         for (const [month, bill] of card.bills) if (month < today) expect(bill.handled).toBe(true);
         for (const [month, bill] of card.bills) if (month > today) futureRecurring += bill.recurring ?? 0;
         expect(limit - card.held(today)).toBe(limit - (purchases - credits - payments - futureRecurring));

@@ -5,10 +5,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
 /**
- * Per-bill sums (as text) of the context's live entries, bill payments apart: purchases, credits, payments,
- * costs (operation type matching `costPattern`), count and recurring; one grouped query.
+ * The `costs` rule (docs/decisions.md §8): imported operation types that mean a fee, interest or IOF. It lives
+ * here, not beside billing's balance, because only the ledger's rows carry `operation_type`; SQL sums it.
  */
-export async function billTotalRows(em: EntityManager, ctx: CallerContext, billIds: string[], costPattern: string) {
+const COST_PATTERN = '(tarifa|juros|iof|encargo|multa|anuidade|fee|interest)';
+
+/**
+ * Per-bill sums (as text) of the context's live entries, bill payments apart: purchases, credits, payments,
+ * costs (operation type matching `COST_PATTERN`), count and recurring; one grouped query. Billing turns
+ * them into a bill's figures (`billFigures` in billing's domain): no balance arithmetic here.
+ */
+export async function billTotalRows(em: EntityManager, ctx: CallerContext, billIds: string[]) {
   const scope = contextSql(ctx, 't');
   return runSql<Record<string, string>>(
     em,
@@ -23,7 +30,7 @@ export async function billTotalRows(em: EntityManager, ctx: CallerContext, billI
      from transactions t
      where t.bill_id in (?) and t.deleted_at is null and ${scope.sql}
      group by t.bill_id`,
-    [costPattern, billIds, ...scope.params],
+    [COST_PATTERN, billIds, ...scope.params],
   );
 }
 

@@ -1,116 +1,24 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { TransactionFilters } from '@finance/shared/contracts/ledger/transactions';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
+import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow } from './transaction-columns.ts';
 
-/** A stored transaction as SQL returns it: dates as `YYYY-MM-DD`, money as numbers. */
-export interface TransactionRow {
-  id: string;
-  user_id: string;
-  profile_id: string | null;
-  amount: number;
-  date: string;
-  title: string;
-  description: string | null;
-  is_expense: boolean;
-  paid: boolean;
-  paid_at: Date | null;
-  type: string;
-  installments: number;
-  installment_number: number | null;
-  frequency: string | null;
-  currency: string;
-  account_id: string | null;
-  credit_card_id: string | null;
-  bill_id: string | null;
-  billed_at: Date | null;
-  category_id: string | null;
-  subcategory_id: string | null;
-  competence_date: string | null;
-  contact_id: string | null;
-  cost_center_id: string | null;
-  document_number: string | null;
-  connected_transaction_id: string | null;
-  is_bill_payment: boolean;
-  is_full_amount: boolean;
-  is_previous_balance: boolean;
-  show_on_balance: boolean;
-  logo_url: string | null;
-  merchant_cnae: string | null;
-  merchant_cnpj: string | null;
-  merchant_name: string | null;
-  operation_type: string | null;
-  reconciled_at: Date | null;
-  reconciled_by_user_id: string | null;
-  reconciled_with_transaction_id: string | null;
-  series_index: number | null;
-  external_id: string | null;
-  connection_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { NewTransaction, TransactionRow } from './transaction-columns.ts';
 
-export type NewTransaction = Omit<
-  TransactionRow,
-  'created_at' | 'updated_at' | 'paid_at' | 'billed_at' | 'reconciled_at'
-> & {
-  paid_at: string | null;
-  billed_at: string | null;
-  reconciled_at: string | null;
-};
+const COLUMNS = ENTRY_COLUMNS.map(([name]) => name).join(', ');
+const RECORD_TYPE = ENTRY_COLUMNS.map(([name, spec]) => `${name} ${spec.type}`).join(', ');
 
-/** Column name → SQL type, the order of every bulk insert. */
-const COLUMN_TYPES: Array<[keyof NewTransaction, string]> = [
-  ['id', 'uuid'],
-  ['user_id', 'uuid'],
-  ['profile_id', 'uuid'],
-  ['amount', 'bigint'],
-  ['date', 'date'],
-  ['title', 'text'],
-  ['description', 'text'],
-  ['is_expense', 'boolean'],
-  ['paid', 'boolean'],
-  ['paid_at', 'timestamptz'],
-  ['type', 'text'],
-  ['installments', 'int'],
-  ['installment_number', 'int'],
-  ['frequency', 'text'],
-  ['currency', 'text'],
-  ['account_id', 'uuid'],
-  ['credit_card_id', 'uuid'],
-  ['bill_id', 'uuid'],
-  ['billed_at', 'timestamptz'],
-  ['category_id', 'uuid'],
-  ['subcategory_id', 'uuid'],
-  ['competence_date', 'date'],
-  ['contact_id', 'uuid'],
-  ['cost_center_id', 'uuid'],
-  ['document_number', 'text'],
-  ['connected_transaction_id', 'uuid'],
-  ['is_bill_payment', 'boolean'],
-  ['is_full_amount', 'boolean'],
-  ['is_previous_balance', 'boolean'],
-  ['show_on_balance', 'boolean'],
-  ['logo_url', 'text'],
-  ['merchant_cnae', 'text'],
-  ['merchant_cnpj', 'text'],
-  ['merchant_name', 'text'],
-  ['operation_type', 'text'],
-  ['reconciled_at', 'timestamptz'],
-  ['reconciled_by_user_id', 'uuid'],
-  ['reconciled_with_transaction_id', 'uuid'],
-  ['series_index', 'int'],
-  ['external_id', 'text'],
-  ['connection_id', 'uuid'],
-];
-
-const COLUMNS = COLUMN_TYPES.map(([name]) => name).join(', ');
-const RECORD_TYPE = COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ');
-
-/** Every column, with calendar dates as text so no driver or TZ shifts them. */
-export const SELECT_COLUMNS = `t.*, to_char(t.date, 'YYYY-MM-DD') as date,
-  to_char(t.competence_date, 'YYYY-MM-DD') as competence_date, t.amount::text as amount`;
+/** Every column, with calendar dates as text so no driver or TZ shifts them, and money as text (bigint). */
+export const SELECT_COLUMNS = [
+  't.*',
+  ...ENTRY_COLUMNS.filter(([, spec]) => spec.type === 'date').map(
+    ([name]) => `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`,
+  ),
+  ...ENTRY_COLUMNS.filter(([, spec]) => spec.type === 'bigint').map(([name]) => `t.${name}::text as ${name}`),
+].join(', ');
 
 type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
 
@@ -226,21 +134,10 @@ export async function loadByIds(em: EntityManager, ids: string[]): Promise<Trans
   );
 }
 
-export interface ListFilters {
-  start_date?: string;
-  end_date?: string;
-  account_id?: string;
-  credit_card_id?: string;
-  category_id?: string;
-  is_expense?: boolean;
-  paid?: boolean;
-  type?: string;
-}
-
 export async function listPage(
   em: EntityManager,
   ctx: CallerContext,
-  filters: ListFilters,
+  filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
 ): Promise<TransactionRow[]> {
@@ -251,14 +148,14 @@ export async function listPage(
 /** The statement of `listPage` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
 export function listPageStatement(
   ctx: CallerContext,
-  filters: ListFilters,
+  filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
 ): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 't');
   const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
   const params: unknown[] = [contextKey(ctx), ...scope.params];
-  const equal: Array<[keyof ListFilters, string]> = [
+  const equal: Array<[keyof TransactionFilters, string]> = [
     ['account_id', 't.account_id = ?'],
     ['credit_card_id', 't.credit_card_id = ?'],
     ['category_id', 't.category_id = ?'],

@@ -1,10 +1,11 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { TransactionFields } from '@finance/shared/contracts/ledger/transactions';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { userEditedFields } from '../domain/open-banking/user-edits.ts';
 import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
-import { descriptionOf, entryDateOf, type TransactionInput } from '../domain/transactions/transaction-input.ts';
+import { descriptionOf, entryDateOf } from '../domain/transactions/transaction-input.ts';
 import type { RuleRow } from './rule-repository.ts';
 import { addEditedFieldsSql, SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
@@ -154,7 +155,7 @@ export async function updateMembers(
  * order; `t` the row, `s.delta` its day shift), with the holder, payment and category rules of an edit.
  */
 export function editAssignments(
-  input: TransactionInput,
+  input: TransactionFields,
   subcategoryParent: string | null,
 ): { sql: string[]; params: unknown[] } {
   const sql: string[] = [];

@@ -84,7 +84,38 @@ export const expandedTransactionSchema = transactionSchema
   })
   .label('ExpandedTransaction');
 
-const cardParams = Joi.object({ cardId: anyUuid().required() });
+/** A bill's month: any day of it (absent: the context's current month). */
+export interface BillMonthQuery {
+  date?: string;
+}
+
+/** Filters of a bill's transactions; `category_ids` arrive as a list of uuids however they were sent. */
+export interface BillTransactionsQuery extends BillMonthQuery {
+  start_date?: string;
+  end_date?: string;
+  is_expense?: boolean;
+  category_ids?: string[];
+  'category_ids[]'?: string[];
+  amount?: number;
+}
+
+/** A change of a card's closing (and due) day; `edition_type` defaults to THIS. */
+export interface ClosingDateChange {
+  closing_day: number;
+  edition_date?: string;
+  bill_id?: string;
+  edition_type: EditionType;
+  expiring_day?: number;
+}
+
+/** A bill payment: `amount` defaults to the balance, `date` to the context's today. */
+export interface PayBillBody {
+  account_id: string;
+  amount?: number;
+  date?: string;
+}
+
+const cardParams = Joi.object<{ cardId: string }>({ cardId: anyUuid().required() });
 const monthQuery = {
   date: billableDate().description(
     `Reference month: any day of it; default the context’s current month (its time zone); from ${BILLABLE_DATES.from} to ${BILLABLE_DATES.to}`,
@@ -126,7 +157,7 @@ export const billRoutes = [
     description:
       'The bill of month M is due on the due day of M; it closes on the closing day of M when closing day < due day, else of M−1, and holds purchases from the previous closing date (inclusive) to its own (exclusive). Bills are created as needed and keep their id. `status`: FUTURE (not yet open), OPEN (before closing), CLOSED, OVERDUE (past due, unpaid), PAID (closed or non-empty with balance ≤ 0), by the context’s today in its `time_zone` (`/v2/personal-config`, default America/Sao_Paulo: OVERDUE from local midnight after the due date). A due date on a Saturday, Sunday or national holiday (fixed ones, Carnival Monday and Tuesday, Good Friday, Corpus Christi) is payable until the next business day: the bill is OVERDUE only after that day.',
     params: cardParams,
-    query: Joi.object(monthQuery),
+    query: Joi.object<BillMonthQuery>(monthQuery),
     responses: {
       200: {
         description: 'The bill and its transactions',
@@ -147,7 +178,7 @@ export const billRoutes = [
     description:
       '`start_date`/`end_date` (inclusive) narrow the bill by transaction date; `is_expense=true` keeps purchases, `false` credits; `category_ids` (repeated, comma-separated or `category_ids[]`); `amount` in reais (decimal, e.g. `12.5`) matches the amount exactly.',
     params: cardParams,
-    query: Joi.object({
+    query: Joi.object<BillTransactionsQuery>({
       ...monthQuery,
       start_date: realDate(),
       end_date: realDate(),
@@ -174,7 +205,7 @@ export const billRoutes = [
     description:
       "A closed bill (closing date on or before the context’s today, in its time zone) is history: its dates and transactions never change. The reference bill is `bill_id`'s, else `edition_date`'s month, else the open bill (the one whose period holds today). THIS changes only it (409 when it is closed); THIS_AND_NEXT it, every later bill and the card's days, starting at the open bill when the reference is closed; ALL every bill not closed and the card's days. The card's days change as a dated version, so earlier months keep their dates whether or not they were ever read. Transactions from the first changed bill on move to the bill their date now falls in. `updated` counts bills whose closing or due date changed. Without `expiring_day`, THIS keeps the bill's own due day and the wider scopes use the card's; `expiring_day` is ignored for open-banking cards.",
     params: cardParams,
-    body: Joi.object({
+    body: Joi.object<ClosingDateChange>({
       closing_day: Joi.number().integer().min(1).max(31).strict().required(),
       edition_date: billableDate(),
       bill_id: anyUuid(),
@@ -203,7 +234,7 @@ export const billRoutes = [
     description:
       "Creates a paid account expense with `is_bill_payment: true` and the bill's `bill_id`. Payments of one bill are serialized: while one is being written (or the rollover is carrying the bill) another is 409 `Já há um pagamento ou fechamento desta fatura em andamento; consulte a fatura` with `Retry-After` (seconds) and writes nothing; that 409 is never kept as an `Idempotency-Key`'s answer, so a retry with the same key runs again. `amount` defaults to the balance (409 `Fatura sem saldo a pagar` when that is ≤ 0). An explicit `amount` may exceed the balance: the excess is a credit the rollover carries into the next bill, at most the card's `limit` above the balance (R$ 1.000.000,00 for an unlimited card), else 400 on `amount`. When the rollover already carried this bill's remainder, 409 names the bill that now holds it (pay that one). `date` (`YYYY-MM-DD` or ISO 8601, a real day in 1900–2999, the calendar day as written is kept) defaults to the context’s today (its time zone).",
     params: idParams,
-    body: Joi.object({
+    body: Joi.object<PayBillBody>({
       account_id: anyUuid().required(),
       amount: cents().min(1).max(1e13),
       date: bankDay(),

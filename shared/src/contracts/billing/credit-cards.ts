@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { anyUuid, cents, errorSchema, idParams, listQuery, ownership, page } from '../common.ts';
+import { anyUuid, cents, errorSchema, idParams, listQuery, ownership, type PageQuery, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 /** Day of month 1–31, sent as a number or a numeric string (docs/decisions.md §8). */
@@ -44,6 +44,25 @@ export const creditCardSchema = Joi.object({
   ...ownership,
 }).label('CreditCard');
 
+/** A card's fields as a client sends them (all optional on update); the days of month arrive as numbers. */
+export interface CardFields {
+  name?: string;
+  logo?: string | null;
+  account_id?: string;
+  closing_date?: number;
+  expiring_date?: number;
+  limit?: number;
+  is_unlimited?: boolean;
+}
+
+/** A new card: name, account and both days are required. */
+export type CreateCardBody = CardFields & {
+  name: string;
+  account_id: string;
+  closing_date: number;
+  expiring_date: number;
+};
+
 const cardFields = {
   name: Joi.string().trim().min(1).max(100),
   logo: Joi.string()
@@ -57,7 +76,7 @@ const cardFields = {
   is_unlimited: Joi.boolean().strict(),
 };
 
-const createCardBody = Joi.object({
+const createCardBody = Joi.object<CreateCardBody>({
   ...cardFields,
   name: cardFields.name.required(),
   account_id: cardFields.account_id.required(),
@@ -65,7 +84,7 @@ const createCardBody = Joi.object({
   expiring_date: cardFields.expiring_date.required(),
 }).label('CreateCreditCard');
 
-const updateCardBody = Joi.object(cardFields).min(1).label('UpdateCreditCard');
+const updateCardBody = Joi.object<CardFields>(cardFields).min(1).label('UpdateCreditCard');
 
 const notFound = { description: 'Unknown card or another context', schema: errorSchema };
 
@@ -97,7 +116,7 @@ export const creditCardRoutes = [
     tag: 'Credit cards',
     summary: 'List the credit cards of the context',
     description: 'Ordered by creation.',
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: { 200: { description: 'A page of cards', schema: page(creditCardSchema, 'CreditCardPage') } },
   }),
   defineRoute({

@@ -7,6 +7,7 @@ import {
   listQuery,
   nullableTimestamp,
   ownership,
+  type PageQuery,
   page,
   positiveCents,
   timestamp,
@@ -78,7 +79,37 @@ export const goalSchema = Joi.object({
   ...ownership,
 }).label('Goal');
 
-const reminderBody = Joi.object({
+/** A goal's monthly reminder as a client sends it (`frequency` defaults to MONTHLY). */
+export interface ReminderFields {
+  amount: number;
+  frequency: 'MONTHLY';
+  start_date: string;
+  end_date?: string | null;
+}
+
+/** A goal's fields as a client sends them (all optional on update); `reminder: null` removes the reminder. */
+export interface GoalFields {
+  title?: string;
+  amount?: number;
+  deadline?: string;
+  image?: string | null;
+  is_monthly?: boolean;
+  home_card_closed?: boolean;
+  category_id?: string | null;
+  reminder?: ReminderFields | null;
+}
+
+/** A new goal: title, amount and deadline are required. */
+export type CreateGoalBody = GoalFields & { title: string; amount: number; deadline: string };
+
+/** A deposit (or, with `is_expense`, a withdrawal) of a goal; `is_expense` defaults to false. */
+export interface GoalValueBody {
+  date: string;
+  value: number;
+  is_expense: boolean;
+}
+
+const reminderBody = Joi.object<ReminderFields>({
   amount: positiveCents().required(),
   frequency: Joi.string().uppercase().valid('MONTHLY').default('MONTHLY'),
   start_date: validDay().required(),
@@ -99,22 +130,25 @@ const fields = {
   reminder: reminderBody.allow(null),
 };
 
-const createBody = Joi.object({
+const createBody = Joi.object<CreateGoalBody>({
   ...fields,
   title: fields.title.required(),
   amount: fields.amount.required(),
   deadline: fields.deadline.required(),
 }).label('CreateGoal');
-const updateBody = Joi.object(fields).min(1).label('UpdateGoal');
+const updateBody = Joi.object<GoalFields>(fields).min(1).label('UpdateGoal');
 
-const valueBody = Joi.object({
+const valueBody = Joi.object<GoalValueBody>({
   date: validDay().required(),
   value: positiveCents().required(),
   is_expense: Joi.boolean().strict().default(false),
 }).label('CreateGoalValue');
 
-const goalParams = Joi.object({ id: anyUuid().required() });
-const valueParams = Joi.object({ id: anyUuid().required(), valueId: anyUuid().required() });
+const goalParams = Joi.object<{ id: string }>({ id: anyUuid().required() });
+const valueParams = Joi.object<{ id: string; valueId: string }>({
+  id: anyUuid().required(),
+  valueId: anyUuid().required(),
+});
 const notFound = { description: 'Unknown goal, or an id of another context', schema: errorSchema };
 const invalid = { description: 'Validation error with details', schema: errorSchema };
 const TAG = 'Goals';
@@ -147,7 +181,7 @@ export const goalRoutes = [
     tag: TAG,
     summary: 'List the goals of the context',
     description: 'Ordered by creation; each goal with its category, values and reminder.',
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: { 200: { description: 'A page of goals', schema: page(goalSchema, 'GoalPage') } },
   }),
   defineRoute({

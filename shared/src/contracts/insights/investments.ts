@@ -60,6 +60,12 @@ export const yieldReportSchema = Joi.object({
   total_balance_cents: cents().required(),
 }).label('InvestmentYieldReport');
 
+/** The yield report's request: `date` (a validated calendar day) defaults to the context's today. */
+export interface YieldReportQuery {
+  date?: string;
+  limit: number;
+}
+
 export const investmentRoutes = [
   defineRoute({
     operationId: 'investmentYield',
@@ -75,7 +81,7 @@ export const investmentRoutes = [
       '`today` (Hoje) = latest snapshot day vs the one before; `previous` (Anterior) = that one vs the one before it; `last_7_days` (Últimos 7 dias) and `month_to_date` (Mês atual) run from the last snapshot day on or before 7 days before the latest / the end of the previous month, to the latest. A period without both days is not computable: every count is 0 and missing days are null.',
       "`positions`: the positions present on the latest snapshot day, largest balance first (then name, then investment_id), at most `limit` (1–50, default 20); their yield is today's; `label` is the type label. `by_type`: per type label, latest balance and today's yield, largest balance first. `total_balance_cents`: sum of the latest balances.",
     ].join('\n\n'),
-    query: Joi.object({
+    query: Joi.object<YieldReportQuery>({
       date: bankDay().description(
         'reference date, YYYY-MM-DD or ISO 8601 (the day as written), 1900–2999; default the context’s today (its time zone)',
       ),

@@ -1,5 +1,14 @@
 import Joi from 'joi';
-import { anyUuid, errorSchema, idParams, listQuery, nullableTimestamp, page, timestamp } from '../common.ts';
+import {
+  anyUuid,
+  errorSchema,
+  idParams,
+  listQuery,
+  nullableTimestamp,
+  type PageQuery,
+  page,
+  timestamp,
+} from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 export const notificationSchema = Joi.object({
@@ -14,6 +23,14 @@ export const notificationSchema = Joi.object({
   createdAt: timestamp().required(),
 }).label('Notification');
 
+/** A page of notifications; `unread: true` keeps only unread ones. */
+export type NotificationListQuery = PageQuery & { unread?: boolean };
+
+/** Marks a notification read (`true`) or unread (`false`). */
+export interface NotificationReadBody {
+  read: boolean;
+}
+
 const TAG = 'Notifications';
 
 export const notificationRoutes = [
@@ -26,7 +43,7 @@ export const notificationRoutes = [
     summary: 'List the notifications of the context, newest first',
     description:
       'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
-    query: Joi.object({ ...listQuery, unread: Joi.boolean() }),
+    query: Joi.object<NotificationListQuery>({ ...listQuery, unread: Joi.boolean() }),
     responses: {
       200: { description: 'A page of notifications', schema: page(notificationSchema, 'NotificationPage') },
     },
@@ -40,7 +57,7 @@ export const notificationRoutes = [
     summary: 'Mark a notification read or unread',
     description: '`read: true` sets `read_at` (kept when already read); `false` clears it.',
     params: idParams,
-    body: Joi.object({ read: Joi.boolean().strict().required() }).label('UpdateNotification'),
+    body: Joi.object<NotificationReadBody>({ read: Joi.boolean().strict().required() }).label('UpdateNotification'),
     example: { read: true },
     responses: {
       200: { description: 'The notification', schema: notificationSchema },

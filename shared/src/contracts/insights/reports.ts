@@ -1,10 +1,10 @@
 import Joi from 'joi';
-import { anyUuid, errorSchema } from '../common.ts';
+import { anyUuid, errorSchema, type PeriodQuery } from '../common.ts';
 import { DRE_GROUPS } from '../ledger/categories.ts';
 import { defineRoute } from '../route.ts';
 import { validDay } from './fields.ts';
 
-const periodQuery = Joi.object({ start_date: validDay().required(), end_date: validDay().required() });
+const periodQuery = Joi.object<PeriodQuery>({ start_date: validDay().required(), end_date: validDay().required() });
 
 const reportItem = Joi.object({
   id: anyUuid().required(),

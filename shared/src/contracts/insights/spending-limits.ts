@@ -1,5 +1,15 @@
 import Joi from 'joi';
-import { anyUuid, calendarDate, errorSchema, idParams, listQuery, ownership, page, positiveCents } from '../common.ts';
+import {
+  anyUuid,
+  calendarDate,
+  errorSchema,
+  idParams,
+  listQuery,
+  ownership,
+  type PageQuery,
+  page,
+  positiveCents,
+} from '../common.ts';
 import { defineRoute } from '../route.ts';
 import { validDay } from './fields.ts';
 
@@ -13,6 +23,7 @@ export const LIMIT_FREQUENCY_VALUES = [
   'SEMIANNUAL',
   'ANNUAL',
 ] as const;
+export type LimitFrequency = (typeof LIMIT_FREQUENCY_VALUES)[number];
 
 const currentWindowSchema = Joi.object({
   from: calendarDate().required(),
@@ -38,6 +49,20 @@ export const spendingLimitSchema = Joi.object({
   ...ownership,
 }).label('SpendingLimit');
 
+/** A limit's fields as a client sends them (all optional on update; `frequency` upper-cased). */
+export interface SpendingLimitFields {
+  amount?: number;
+  category_id?: string;
+  subcategory_id?: string | null;
+  frequency?: LimitFrequency;
+  start_date?: string;
+  title?: string;
+  notification_percentage?: number;
+}
+
+/** A new limit: amount and category are required. */
+export type CreateSpendingLimitBody = SpendingLimitFields & { amount: number; category_id: string };
+
 const fields = {
   amount: positiveCents(),
   category_id: anyUuid(),
@@ -50,13 +75,13 @@ const fields = {
   notification_percentage: Joi.number().integer().strict().min(1).max(100),
 };
 
-const createBody = Joi.object({
+const createBody = Joi.object<CreateSpendingLimitBody>({
   ...fields,
   amount: fields.amount.required(),
   category_id: fields.category_id.required(),
 }).label('CreateSpendingLimit');
 
-const updateBody = Joi.object(fields).min(1).label('UpdateSpendingLimit');
+const updateBody = Joi.object<SpendingLimitFields>(fields).min(1).label('UpdateSpendingLimit');
 
 const notFound = { description: 'Unknown limit, or a category/subcategory of another context', schema: errorSchema };
 const invalid = { description: 'Validation error with details', schema: errorSchema };
@@ -85,7 +110,7 @@ export const spendingLimitRoutes = [
     tag: TAG,
     summary: 'List the spending limits of the context',
     description: `Ordered by creation. ${WINDOW_DOC}`,
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: { 200: { description: 'A page of limits', schema: page(spendingLimitSchema, 'SpendingLimitPage') } },
   }),
   defineRoute({

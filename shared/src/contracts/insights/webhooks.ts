@@ -1,6 +1,16 @@
 import Joi from 'joi';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../queue/catalogue.ts';
-import { anyUuid, errorSchema, idParams, listQuery, nullableTimestamp, ownership, page, timestamp } from '../common.ts';
+import {
+  anyUuid,
+  errorSchema,
+  idParams,
+  listQuery,
+  nullableTimestamp,
+  ownership,
+  type PageQuery,
+  page,
+  timestamp,
+} from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 const TAG = 'Webhooks';
@@ -63,7 +73,14 @@ export const deliverySchema = Joi.object({
   updatedAt: timestamp().required(),
 }).label('WebhookDelivery');
 
-const createBody = Joi.object({
+/** A new subscription: an https URL and the event types it receives. */
+export interface CreateWebhookBody {
+  url: string;
+  events: WebhookEventType[];
+  description?: string | null;
+}
+
+const createBody = Joi.object<CreateWebhookBody>({
   url: Joi.string()
     .trim()
     .max(2048)
@@ -80,7 +97,10 @@ const createBody = Joi.object({
   description: Joi.string().trim().max(255).allow(null, ''),
 }).label('CreateWebhook');
 
-const deliveryParams = Joi.object({ id: anyUuid().required(), deliveryId: anyUuid().required() });
+const deliveryParams = Joi.object<{ id: string; deliveryId: string }>({
+  id: anyUuid().required(),
+  deliveryId: anyUuid().required(),
+});
 
 export const webhookRoutes = [
   defineRoute({
@@ -107,7 +127,7 @@ export const webhookRoutes = [
     tag: TAG,
     summary: 'List the webhooks of the context',
     description: 'Oldest first; the secret is never shown again.',
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: { 200: { description: 'A page of webhooks', schema: page(webhookSchema, 'WebhookPage') } },
   }),
   defineRoute({
@@ -150,7 +170,7 @@ export const webhookRoutes = [
     description:
       'One delivery per event; `attempt_log` lists each try (automatic or asked through the retry route) with the status the receiver answered or the connection error.',
     params: idParams,
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: {
       200: { description: 'A page of deliveries', schema: page(deliverySchema, 'WebhookDeliveryPage') },
       404: { description: 'Unknown webhook or another context', schema: errorSchema },

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { anyUuid, calendarDate } from '../common.ts';
+import { anyUuid, calendarDate, type PeriodQuery } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 /** A category as the public Category record shows it. */
@@ -69,13 +69,8 @@ export interface DreGroupTotal {
   expenses: number;
 }
 
-export interface Period {
-  start_date: string;
-  end_date: string;
-}
-
 /** `open_bill_ids`: billing's current bills of the context, whose purchases the open-bill preferences govern. */
-export type SummaryQuery = Period & { today: string; open_bill_ids: string[] };
+export type SummaryQuery = PeriodQuery & { today: string; open_bill_ids: string[] };
 
 const period = { start_date: calendarDate().required(), end_date: calendarDate().required() };
 const ids = Joi.array().items(anyUuid()).max(1000).default([]);
@@ -120,7 +115,7 @@ export const ledgerForInsightsRoutes = [
     method: 'get',
     path: '/internal/v1/aggregates/by-subcategory',
     summary: 'Totals of a period by subcategory',
-    query: Joi.object<Period>(period),
+    query: Joi.object<PeriodQuery>(period),
     responses: { 200: { description: '`{items}`' } },
   }),
   defineRoute({
@@ -138,7 +133,7 @@ export const ledgerForInsightsRoutes = [
     method: 'get',
     path: '/internal/v1/aggregates/dre',
     summary: 'Income and expenses of a period per DRE group',
-    query: Joi.object<Period>(period),
+    query: Joi.object<PeriodQuery>(period),
     responses: { 200: { description: '`{groups}`' } },
   }),
 ];

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { anyUuid, cents, errorSchema, idParams, ownership } from '../common.ts';
+import { anyUuid, cents, errorSchema, idParams, ownership, type PageQuery } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 export const ACCOUNT_TYPES = ['PERSONAL_BANK', 'BUSINESS_BANK', 'INVESTMENT', 'OTHER'] as const;
@@ -31,6 +31,15 @@ export const accountSchema = Joi.object({
   ...ownership,
 }).label('Account');
 
+/** An account's fields as a client sends them: create and update take the same body. */
+export interface AccountFields {
+  name: string;
+  logo: string;
+  balance?: number;
+  include_total_balance?: boolean;
+  type?: AccountType;
+}
+
 const accountFields = {
   name: Joi.string().trim().min(1).max(100),
   logo: logo(),
@@ -39,7 +48,7 @@ const accountFields = {
   type: Joi.string().valid(...ACCOUNT_TYPES),
 };
 
-const createAccountBody = Joi.object({
+const createAccountBody = Joi.object<AccountFields>({
   ...accountFields,
   name: accountFields.name.required(),
   logo: accountFields.logo.required(),
@@ -90,7 +99,7 @@ export const accountRoutes = [
     tag: 'Accounts',
     summary: 'List the accounts of the context',
     description: 'Ordered by creation. Balances are computed as PRODUCT decisions §7 describe.',
-    query: Joi.object({
+    query: Joi.object<PageQuery>({
       limit: Joi.number().integer().min(1).max(500).default(50),
       cursor: Joi.string().max(512),
     }),

@@ -1,7 +1,7 @@
 import Joi from 'joi';
-import { anyUuid, errorSchema, idParams, listQuery, ownership, page } from '../common.ts';
+import { anyUuid, errorSchema, idParams, listQuery, ownership, type PageQuery, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
-import { DRE_GROUPS } from './categories.ts';
+import { DRE_GROUPS, type DreGroup } from './categories.ts';
 
 export const CONTACT_KINDS = ['CUSTOMER', 'SUPPLIER', 'BOTH'] as const;
 export type ContactKind = (typeof CONTACT_KINDS)[number];
@@ -45,6 +45,15 @@ export const dreEntrySchema = Joi.object({
 /** The text a contact `document` may be (what the OpenAPI document states): 11 or 14 digits among `.-/` and spaces. */
 export const DOCUMENT_INPUT = /^[.\-/\s]*(?:\d[.\-/\s]*){11}(?:(?:\d[.\-/\s]*){3})?$/;
 
+/** A contact's fields as a client sends them (all optional on update; null clears an optional one). */
+export interface ContactFields {
+  name?: string;
+  kind?: ContactKind;
+  document?: string | null;
+  email?: string | null;
+  phone?: string | null;
+}
+
 const contactFields = {
   name: Joi.string().trim().min(1).max(150),
   kind: Joi.string().valid(...CONTACT_KINDS),
@@ -62,6 +71,18 @@ const contactFields = {
     .allow(null),
 };
 
+/** A cost center's fields as a client sends them (all optional on update; null clears `code`). */
+export interface CostCenterFields {
+  name?: string;
+  code?: string | null;
+}
+
+/** One entry of the DRE mapping's update: the group a category goes to. */
+export interface DreMappingChange {
+  category_id: string;
+  dre_group: DreGroup;
+}
+
 const costCenterFields = {
   name: Joi.string().trim().min(1).max(100),
   code: Joi.string().trim().min(1).max(30).allow(null),
@@ -72,20 +93,22 @@ const costCenterNotFound = { description: 'Unknown cost center or one of another
 const forbidden = { description: 'Not a company key with an active license', schema: errorSchema };
 const common = { service: 'ledger' as const, tag: 'Business', business: true };
 
-const crud = (
-  name: { one: string; many: string; op: string; path: string },
+/** The five routes of a business record; `F` is the type of its fields, `R` those required on creation. */
+const crud = <Op extends string, F extends object, R extends keyof F & string>(
+  name: { one: string; many: string; op: Op; path: string },
   schema: Joi.ObjectSchema,
   fields: Record<string, Joi.Schema>,
-  required: string[],
+  required: R[],
   example: unknown,
   notFound: { description: string; schema: Joi.Schema },
   createNotes: string,
 ) => {
-  const createBody = Joi.object({
+  // the map is built from `fields` at run time, so its keys are checked against no type (joi's third parameter)
+  const createBody = Joi.object<F & Required<Pick<F, R>>, false, Record<string, Joi.Schema>>({
     ...fields,
     ...Object.fromEntries(required.map((key) => [key, fields[key].required()])),
   }).label(`Create${name.op}`);
-  const updateBody = Joi.object(fields).min(1).required().label(`Update${name.op}`);
+  const updateBody = Joi.object<F>(fields).min(1).required().label(`Update${name.op}`);
   return [
     defineRoute({
       ...common,
@@ -105,7 +128,7 @@ const crud = (
       path: name.path,
       summary: `List the ${name.many} of the company`,
       description: `Ordered by creation. ${BUSINESS_ONLY}`,
-      query: Joi.object(listQuery),
+      query: Joi.object<PageQuery>(listQuery),
       responses: {
         200: { description: `A page of ${name.many}`, schema: page(schema, `${name.op}Page`) },
         403: forbidden,
@@ -147,7 +170,7 @@ const crud = (
 };
 
 export const businessRoutes = [
-  ...crud(
+  ...crud<'Contact', ContactFields, 'name'>(
     { one: 'contact', many: 'contacts', op: 'Contact', path: '/v2/business/contacts' },
     contactSchema,
     contactFields,
@@ -161,7 +184,7 @@ export const businessRoutes = [
     contactNotFound,
     '`name` is required; `kind` defaults to `BOTH`; `document` (CPF or CNPJ, punctuation allowed, stored as digits), `email` and `phone` are optional.',
   ),
-  ...crud(
+  ...crud<'CostCenter', CostCenterFields, 'name'>(
     { one: 'cost center', many: 'cost centers', op: 'CostCenter', path: '/v2/business/cost-centers' },
     costCenterSchema,
     costCenterFields,
@@ -189,9 +212,9 @@ export const businessRoutes = [
     path: '/v2/business/dre-mapping',
     summary: 'Set the DRE group of some categories',
     description: `A JSON array (1 to 500 entries) of \`{category_id, dre_group}\`; a category listed twice is 400. Replaces the group of the listed categories only, in one transaction; a category that is unknown or of another context is 404 and nothing changes; an unknown group is 400. Returns the complete mapping as GET does. ${BUSINESS_ONLY}`,
-    body: Joi.array()
+    body: Joi.array<DreMappingChange[]>()
       .items(
-        Joi.object({
+        Joi.object<DreMappingChange>({
           category_id: anyUuid().required(),
           dre_group: Joi.string()
             .valid(...DRE_GROUPS)

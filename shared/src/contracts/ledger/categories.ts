@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { anyUuid, colorString, errorSchema, idParams, listQuery, page, timestamp } from '../common.ts';
+import { anyUuid, colorString, errorSchema, idParams, listQuery, type PageQuery, page, timestamp } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 export const DRE_GROUPS = [
@@ -53,6 +53,48 @@ export const subcategorySchema = Joi.object({
   ...recordOwnership,
 }).label('Subcategory');
 
+/** The look a category and a subcategory share, as a client sends it. */
+interface StyleFields {
+  is_essential?: boolean;
+  is_hidden?: boolean;
+  icon_name?: string;
+  icon_background_color?: string;
+  image?: string | null;
+}
+
+/** A category's fields a client may change (all optional on update). */
+export interface CategoryFields extends StyleFields {
+  name?: string;
+  icon?: string | null;
+}
+
+/** Creation also takes the direction, which never changes afterwards. */
+export interface CreateCategoryBody extends CategoryFields {
+  name: string;
+  is_expense?: boolean | null;
+}
+
+/** A subcategory's fields a client may change (all optional on update). */
+export interface SubcategoryFields extends StyleFields {
+  name?: string;
+}
+
+/** Creation names the parent category, which never changes afterwards. */
+export interface CreateSubcategoryBody extends SubcategoryFields {
+  name: string;
+  category_id: string;
+}
+
+/** The category listing's query: a page, optionally of one direction (plus those without one). */
+export interface CategoryListQuery extends PageQuery {
+  is_expense?: boolean;
+}
+
+/** The subcategory listing's query: a page, optionally of one category. */
+export interface SubcategoryListQuery extends PageQuery {
+  category_id?: string;
+}
+
 const imageUrl = () =>
   Joi.string()
     .uri({ scheme: ['http', 'https'] })
@@ -73,23 +115,26 @@ const categoryFields = {
   icon: Joi.string().trim().min(1).max(60).allow(null),
 };
 
-const createCategoryBody = Joi.object({
+const createCategoryBody = Joi.object<CreateCategoryBody>({
   ...categoryFields,
   name: categoryFields.name.required(),
   is_expense: Joi.boolean().strict().allow(null),
 }).label('CreateCategory');
 
-const updateCategoryBody = Joi.object(categoryFields).min(1).required().label('UpdateCategory');
+const updateCategoryBody = Joi.object<CategoryFields>(categoryFields).min(1).required().label('UpdateCategory');
 
 const subcategoryFields = { name: Joi.string().trim().min(1).max(100), ...styleFields };
 
-const createSubcategoryBody = Joi.object({
+const createSubcategoryBody = Joi.object<CreateSubcategoryBody>({
   ...subcategoryFields,
   name: subcategoryFields.name.required(),
   category_id: anyUuid().required(),
 }).label('CreateSubcategory');
 
-const updateSubcategoryBody = Joi.object(subcategoryFields).min(1).required().label('UpdateSubcategory');
+const updateSubcategoryBody = Joi.object<SubcategoryFields>(subcategoryFields)
+  .min(1)
+  .required()
+  .label('UpdateSubcategory');
 
 const notFoundCategory = { description: 'Unknown category or one of another context', schema: errorSchema };
 const notFoundSubcategory = { description: 'Unknown subcategory or one of another context', schema: errorSchema };
@@ -105,7 +150,7 @@ export const categoryRoutes = [
     summary: 'List the system categories and the context’s own',
     description:
       'System categories (`user_id` null, a standard Brazilian set shipped with fixed ids) come with the context’s own, hidden ones included, ordered by id. `is_expense` tells expense from income categories (null: no direction). Optional `is_expense` filter: the categories of that direction plus those without one.',
-    query: Joi.object({ ...listQuery, is_expense: Joi.boolean() }),
+    query: Joi.object<CategoryListQuery>({ ...listQuery, is_expense: Joi.boolean() }),
     responses: { 200: { description: 'A page of categories', schema: page(categorySchema, 'CategoryPage') } },
   }),
   defineRoute({
@@ -173,7 +218,7 @@ export const categoryRoutes = [
     summary: 'List the system subcategories and the context’s own',
     description:
       'Ordered by id. `category_id` narrows to one visible category; a category of another context or unknown is 404.',
-    query: Joi.object({ ...listQuery, category_id: anyUuid() }),
+    query: Joi.object<SubcategoryListQuery>({ ...listQuery, category_id: anyUuid() }),
     responses: {
       200: { description: 'A page of subcategories', schema: page(subcategorySchema, 'SubcategoryPage') },
       404: notFoundCategory,

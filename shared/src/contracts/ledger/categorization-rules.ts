@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { anyUuid, errorSchema, idParams, listQuery, ownership, page, uuid } from '../common.ts';
+import { anyUuid, errorSchema, idParams, listQuery, ownership, type PageQuery, page, uuid } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 export const MATCH_FIELDS = ['merchant_name', 'merchant_cnpj'] as const;
@@ -55,7 +55,26 @@ const matchFields = () =>
     .min(1)
     .unique();
 
-const createRuleBody = Joi.object({
+/** A rule made from a transaction with merchant data. */
+export interface CreateCategorizationRuleBody {
+  source_transaction_id: string;
+  category_id: string;
+  subcategory_id?: string | null;
+  match_fields?: MatchField[];
+  enabled?: boolean;
+  apply_to_existing?: boolean;
+}
+
+/** Only the fields sent change; `subcategory_id: null` clears it. */
+export interface UpdateCategorizationRuleBody {
+  category_id?: string;
+  subcategory_id?: string | null;
+  enabled?: boolean;
+  match_fields?: MatchField[];
+  apply_to_existing?: boolean;
+}
+
+const createRuleBody = Joi.object<CreateCategorizationRuleBody>({
   source_transaction_id: uuid().required(),
   category_id: uuid().required(),
   subcategory_id: uuid().allow(null),
@@ -64,7 +83,7 @@ const createRuleBody = Joi.object({
   apply_to_existing: Joi.boolean().strict(),
 }).label('CreateCategorizationRule');
 
-const updateRuleBody = Joi.object({
+const updateRuleBody = Joi.object<UpdateCategorizationRuleBody>({
   category_id: uuid(),
   subcategory_id: uuid().allow(null),
   enabled: Joi.boolean().strict(),
@@ -120,7 +139,7 @@ export const categorizationRuleRoutes = [
     tag: 'Categorization rules',
     summary: 'List the rules of the context',
     description: 'Ordered by creation.',
-    query: Joi.object(listQuery),
+    query: Joi.object<PageQuery>(listQuery),
     responses: {
       200: { description: 'A page of rules', schema: page(categorizationRuleSchema, 'CategorizationRulePage') },
     },

@@ -1,17 +1,89 @@
 import Joi from 'joi';
-import { anyUuid, bankDay, cents, errorSchema, listQuery, ownership, page, positiveCents } from '../common.ts';
+import {
+  anyUuid,
+  bankDay,
+  cents,
+  errorSchema,
+  listQuery,
+  ownership,
+  type PageQuery,
+  page,
+  positiveCents,
+} from '../common.ts';
 import { defineRoute } from '../route.ts';
-import { ACCOUNT_TYPES } from './accounts.ts';
+import { ACCOUNT_TYPES, type AccountType } from './accounts.ts';
 import { jobSchema } from './jobs.ts';
 
 export const CONNECTION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+/** An account of the bank's, keyed by its `external_id`. */
+export interface ImportedAccount {
+  external_id: string;
+  name: string;
+  type: AccountType;
+  subtype: string | null;
+  balance: number;
+  logo?: string | null;
+}
+
+/** A credit card of the bank's, in one of the payload's (or an earlier import's) accounts. */
+export interface ImportedCreditCard {
+  external_id: string;
+  name: string;
+  account_external_id: string;
+  closing_day?: number | null;
+  due_day: number;
+  limit: number;
+}
+
+/** An entry of the bank's: exactly one of `account_external_id` / `credit_card_external_id`. */
+export interface ImportedTransaction {
+  external_id: string;
+  account_external_id?: string;
+  credit_card_external_id?: string;
+  amount: number;
+  date: string;
+  is_expense: boolean;
+  title: string;
+  description?: string | null;
+  merchant_name?: string | null;
+  merchant_cnpj?: string | null;
+  merchant_cnae?: string | null;
+  operation_type?: string | null;
+  logo_url?: string | null;
+}
+
+/** An investment with its daily balances. */
+export interface ImportedInvestment {
+  investment_id: string;
+  name: string;
+  bank_name: string;
+  type: string;
+  subtype: string;
+  snapshots: Array<{ date: string; balance_cents: number }>;
+}
+
+/** The body of an import after validation: every list present (empty by default). */
+export interface OpenBankingImport {
+  connection: { id: string; institution: string };
+  accounts: ImportedAccount[];
+  credit_cards: ImportedCreditCard[];
+  transactions: ImportedTransaction[];
+  investments: ImportedInvestment[];
+}
+
+/** The connection listing's query: a page, optionally of one status. */
+export interface ConnectionListQuery extends PageQuery {
+  status?: ConnectionStatus;
+}
 
 const externalId = () => Joi.string().trim().min(1).max(200);
 const text = (max: number) => Joi.string().trim().min(1).max(max);
 const optionalText = (max: number) => Joi.string().trim().max(max).allow(null, '');
 const day = () => Joi.number().integer().strict().min(1).max(31);
 
-const importedAccount = Joi.object({
+const importedAccount = Joi.object<ImportedAccount>({
   external_id: externalId().required(),
   name: text(100).required(),
   type: Joi.string()
@@ -29,7 +101,7 @@ const importedAccount = Joi.object({
     .allow(null),
 }).label('ImportedAccount');
 
-const importedCard = Joi.object({
+const importedCard = Joi.object<ImportedCreditCard>({
   external_id: externalId().required(),
   name: text(100).required(),
   account_external_id: externalId().required(),
@@ -38,7 +110,7 @@ const importedCard = Joi.object({
   limit: cents().min(0).max(1e13).required(),
 }).label('ImportedCreditCard');
 
-const importedTransaction = Joi.object({
+const importedTransaction = Joi.object<ImportedTransaction>({
   external_id: externalId().required(),
   account_external_id: externalId(),
   credit_card_external_id: externalId(),
@@ -59,7 +131,7 @@ const importedTransaction = Joi.object({
   .xor('account_external_id', 'credit_card_external_id')
   .label('ImportedTransaction');
 
-const importedInvestment = Joi.object({
+const importedInvestment = Joi.object<ImportedInvestment>({
   investment_id: externalId().required(),
   name: text(255).required(),
   bank_name: text(255).required(),
@@ -73,7 +145,7 @@ const importedInvestment = Joi.object({
 }).label('ImportedInvestment');
 
 /** The payload of docs/decisions.md §9, keyed by the bank's ids; each list is unique by its key. */
-export const importBody = Joi.object({
+export const importBody = Joi.object<OpenBankingImport>({
   connection: Joi.object({ id: externalId().required(), institution: text(200).required() }).required(),
   accounts: Joi.array().items(importedAccount).unique('external_id').max(1000).default([]),
   credit_cards: Joi.array().items(importedCard).unique('external_id').max(1000).default([]),
@@ -167,7 +239,7 @@ export const openBankingRoutes = [
     summary: 'List the bank connections of the context',
     description:
       'Ordered by creation. `status` is `REVOKED` once the consent was revoked (after the last account of the connection was deleted), else `ACTIVE`; filter with `?status=`.',
-    query: Joi.object({
+    query: Joi.object<ConnectionListQuery>({
       ...listQuery,
       status: Joi.string().valid(...CONNECTION_STATUSES),
     }),

@@ -12,6 +12,9 @@ export const CONFIG_FLAGS = [
 ] as const;
 export type ConfigFlag = (typeof CONFIG_FLAGS)[number];
 
+/** The preferences a client changes: any of the flags and the time zone (its canonical IANA name). */
+export type PersonalConfigFields = Partial<Record<ConfigFlag, boolean>> & { time_zone?: string };
+
 /** Values in force until a context saves its preferences (docs/decisions.md §10). */
 export const CONFIG_DEFAULTS: Record<ConfigFlag, boolean> = {
   auto_reconcile_enabled: false,
@@ -75,7 +78,7 @@ export const personalConfigRoutes = [
     summary: 'Change the preferences of the context',
     description:
       'Any of the six booleans and `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.',
-    body: Joi.object({
+    body: Joi.object<PersonalConfigFields>({
       ...Object.fromEntries(CONFIG_FLAGS.map((flag) => [flag, Joi.boolean().strict()])),
       time_zone: timeZoneInput(),
     })

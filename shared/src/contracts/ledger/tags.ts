@@ -15,6 +15,9 @@ export interface TagFields {
   color?: string;
 }
 
+/** A new tag: `name` required. */
+export type CreateTagBody = TagFields & { name: string };
+
 const tagFields = { name: Joi.string().trim().min(1).max(60), color: colorString() };
 
 const notFound = { description: 'Unknown tag or one of another context', schema: errorSchema };
@@ -38,9 +41,7 @@ export const tagRoutes = [
     path: '/v1/tags',
     summary: 'Create a tag',
     description: '`name` is required; `color` (`#RRGGBB`) defaults to `#64748B`. Names need not be unique.',
-    body: Joi.object<TagFields & { name: string }>({ ...tagFields, name: tagFields.name.required() }).label(
-      'CreateTag',
-    ),
+    body: Joi.object<CreateTagBody>({ ...tagFields, name: tagFields.name.required() }).label('CreateTag'),
     example: { name: 'Viagem Nordeste', color: '#0EA5E9' },
     responses: { 201: { description: 'The tag', schema: tagSchema } },
   }),

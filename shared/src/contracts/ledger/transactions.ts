@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { FREQUENCIES } from '../../calendar.ts';
+import { FREQUENCIES, type Frequency } from '../../calendar.ts';
 import {
   anyUuid,
   currencyCode,
@@ -9,6 +9,7 @@ import {
   listQuery,
   nullableTimestamp,
   ownership,
+  type PageQuery,
   page,
   positiveCents,
   timestamp,
@@ -74,6 +75,90 @@ export const transactionSchema = Joi.object({
 
 const strictBoolean = () => Joi.boolean().strict();
 
+/** A transaction's fields as a client sends them: creation and update-many take the same, all optional on update. */
+export interface TransactionFields {
+  amount?: number;
+  date?: string;
+  is_expense?: boolean;
+  title?: string;
+  account_id?: string;
+  credit_card_id?: string;
+  category_id?: string | null;
+  subcategory_id?: string | null;
+  competence_date?: string | null;
+  contact_id?: string | null;
+  cost_center_id?: string | null;
+  document_number?: string | null;
+  currency?: string;
+  description?: string | null;
+  edition_date?: string;
+  edition_type?: EditionType | null;
+  frequency?: Frequency;
+  installments?: number;
+  is_full_amount?: boolean;
+  paid?: boolean;
+  show_on_balance?: boolean;
+  tag_ids?: string[];
+  type?: TransactionType;
+}
+
+/** Creation requires the amount, the day, the direction and the title. */
+export interface CreateTransactionBody extends TransactionFields {
+  amount: number;
+  date: string;
+  is_expense: boolean;
+  title: string;
+}
+
+/** The filters of the transaction listing (each optional; dates are calendar days, inclusive). */
+export interface TransactionFilters {
+  start_date?: string;
+  end_date?: string;
+  account_id?: string;
+  credit_card_id?: string;
+  category_id?: string;
+  is_expense?: boolean;
+  paid?: boolean;
+  type?: TransactionType;
+}
+
+export interface TransactionListQuery extends TransactionFilters, PageQuery {}
+
+/** The scope of a deletion: THIS (default, also for an empty value), THIS_AND_NEXT from `edition_date`, ALL. */
+export interface DeleteTransactionQuery {
+  edition_type?: EditionType | '';
+  edition_date?: string;
+}
+
+/** Ids as the query parser hands them: repeated (array), comma-separated (string) or a long bracket list (object). */
+export type IdList = string[] | string | Record<string, unknown>;
+
+export interface TransactionIdsQuery {
+  transactions_ids?: IdList;
+  'transactions_ids[]'?: IdList;
+}
+
+export interface AppendInstallmentsBody {
+  quantity: number;
+}
+
+/** `paid` defaults to false and `title` to "Transferência", so both are always present. */
+export interface CreateTransferBody {
+  amount: number;
+  date: string;
+  paid: boolean;
+  sent_account_id: string;
+  received_account_id: string;
+  description?: string | null;
+  title: string;
+}
+
+/** `paid_at` defaults to the context's today. */
+export interface SettleTransactionBody {
+  account_id: string;
+  paid_at?: string;
+}
+
 /** Fields shared by creation and update-many; update-many makes them all optional. */
 const transactionFields = {
   amount: positiveCents(),
@@ -107,7 +192,7 @@ const transactionFields = {
   type: Joi.string().valid(...TRANSACTION_TYPES),
 };
 
-const createTransactionBody = Joi.object({
+const createTransactionBody = Joi.object<CreateTransactionBody>({
   ...transactionFields,
   amount: transactionFields.amount.required(),
   date: transactionFields.date.required(),
@@ -118,7 +203,7 @@ const createTransactionBody = Joi.object({
   .messages({ 'object.oxor': 'informe apenas um entre account_id e credit_card_id' })
   .label('CreateTransaction');
 
-const updateManyBody = Joi.object(transactionFields).label('UpdateTransactions');
+const updateManyBody = Joi.object<TransactionFields>(transactionFields).label('UpdateTransactions');
 
 const idList = () => Joi.alternatives(Joi.array().items(Joi.string()), Joi.string(), Joi.object());
 
@@ -178,7 +263,7 @@ export const transactionRoutes = [
     description:
       'Ordered by date, then creation. Deleted transactions never appear. `start_date`/`end_date` are inclusive. ' +
       'An `account_id`, `credit_card_id` or `category_id` that is not visible in the context answers 404.',
-    query: Joi.object({
+    query: Joi.object<TransactionListQuery>({
       ...listQuery,
       start_date: dayInput(),
       end_date: dayInput(),
@@ -211,7 +296,7 @@ export const transactionRoutes = [
     description:
       "THIS (default) deletes the given transaction; THIS_AND_NEXT the members of its series dated on or after `edition_date` (default: its date); ALL the whole series. Deleting a transfer leg deletes both legs. A recurrence deleted THIS_AND_NEXT ends at `edition_date` (the daily job still creates the occurrences before it, even beyond today's horizon); ALL ends it.",
     params: idParams,
-    query: Joi.object({
+    query: Joi.object<DeleteTransactionQuery>({
       edition_type: Joi.string()
         .valid(...EDITION_TYPES)
         .allow(''),
@@ -243,7 +328,7 @@ export const transactionRoutes = [
       'A `subcategory_id` without `category_id` (or with `category_id: null`) moves the entries to its category. Dates as on creation (400 outside',
       '1900-01-01..2999-12-31 or not a real day). All or nothing, in one database transaction.',
     ].join(' '),
-    query: Joi.object({ transactions_ids: idList(), 'transactions_ids[]': idList() }),
+    query: Joi.object<TransactionIdsQuery>({ transactions_ids: idList(), 'transactions_ids[]': idList() }),
     body: updateManyBody,
     example: { category_id: '0190a1b2-0000-7000-8000-000000000002', edition_type: 'ALL' },
     responses: {
@@ -274,7 +359,7 @@ export const transactionRoutes = [
     description:
       'On any member of a PARCELLED series: adds `quantity` members after the last live one, with its amount and account, monthly, numbered on from it; every member’s `installments` becomes that last number plus `quantity`. Otherwise `created: 0`.',
     params: idParams,
-    body: Joi.object({ quantity: Joi.number().integer().strict().min(1).max(120).required() }),
+    body: Joi.object<AppendInstallmentsBody>({ quantity: Joi.number().integer().strict().min(1).max(120).required() }),
     example: { quantity: 2 },
     responses: {
       200: {
@@ -293,7 +378,7 @@ export const transactionRoutes = [
     summary: 'Transfer between two accounts of the context',
     description:
       'Creates two TRANSFER entries linked as a series: an expense on `sent_account_id` (returned) and an income on `received_account_id`, same amount, date and `paid`. The same account twice is 400. Deleting either deletes both.',
-    body: Joi.object({
+    body: Joi.object<CreateTransferBody>({
       amount: positiveCents().required(),
       date: dayInput().required(),
       paid: strictBoolean().default(false),
@@ -326,7 +411,9 @@ export const transactionRoutes = [
     description:
       'Company key with an active license. Sets `paid`, `paid_at` (default today) and `account_id` on an unpaid account transaction; 409 when already paid; 400 for a card transaction, a transfer leg or a `paid_at` that is not a real day in 1900-01-01..2999-12-31.',
     params: idParams,
-    body: Joi.object({ account_id: anyUuid().required(), paid_at: dayInput() }).label('SettleTransaction'),
+    body: Joi.object<SettleTransactionBody>({ account_id: anyUuid().required(), paid_at: dayInput() }).label(
+      'SettleTransaction',
+    ),
     example: { account_id: '0190a1b2-0000-7000-8000-000000000001', paid_at: '2026-01-10' },
     responses: {
       200: { description: 'The settled transaction', schema: transactionSchema },

@@ -12,6 +12,7 @@ import {
   markAnnounced,
 } from '../../data-access/bill-repository.ts';
 import { contextDays, jobContext } from '../context-today.ts';
+import { billBalance } from './bill-balance.ts';
 
 const BATCH = 500;
 /** A bill first seen later than this after its closing or due date (a purchase dated long ago) is not announced. */
@@ -23,7 +24,7 @@ export const billEventData = (bill: BillRow, totals: BillTotals | undefined): Bi
   month: bill.referenceMonth,
   closing_date: bill.closingDate,
   due_date: bill.dueDate,
-  balance: totals ? totals.purchases - totals.credits - totals.payments : 0,
+  balance: billBalance(totals),
 });
 
 /**

@@ -1,13 +1,7 @@
 import { type CalendarDate, compare } from '@finance/shared/calendar';
 import type { BillStatus } from '@finance/shared/contracts/billing/bills';
 import { isPastDue } from '@finance/shared/holidays';
-
-export interface BillFigures {
-  value: number;
-  paid: number;
-  balance: number;
-  count: number;
-}
+import type { BillFigures } from './bill-balance.ts';
 
 /**
  * Status and isPending for `today` (the context's day). A due date on a weekend or a national holiday is
@@ -15,7 +9,7 @@ export interface BillFigures {
  */
 export function billStatus(
   dates: { openDate: CalendarDate; closingDate: CalendarDate; dueDate: CalendarDate },
-  figures: BillFigures,
+  figures: BillFigures & { count: number },
   today: CalendarDate,
 ): { status: BillStatus; isPending: boolean } {
   const closed = compare(today, dates.closingDate) >= 0;

@@ -2,13 +2,12 @@ import { type CalendarDate, toIsoMidnight } from '@finance/shared/calendar';
 import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { iso } from '@finance/shared/db/context-scope';
 import type { BillRow } from '../../data-access/bill-repository.ts';
+import { billFigures } from './bill-balance.ts';
 import { billStatus } from './bill-status.ts';
 
 /** The Bill record of the spec with docs/decisions.md §8's figures. */
 export function billView(row: BillRow, openDate: CalendarDate, totals: BillTotals | undefined, today: CalendarDate) {
-  const value = (totals?.purchases ?? 0) - (totals?.credits ?? 0);
-  const paid = totals?.payments ?? 0;
-  const balance = value - paid;
+  const { value, paid, balance } = billFigures(totals);
   const { status, isPending } = billStatus(
     { openDate, closingDate: row.closingDate, dueDate: row.dueDate },
     { value, paid, balance, count: totals?.count ?? 0 },

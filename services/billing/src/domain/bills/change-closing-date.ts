@@ -1,7 +1,7 @@
 import { type CalendarDate, compare, startOfMonth, todayUtc } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { EditionType } from '@finance/shared/contracts/billing/bills';
+import type { ClosingDateChange, EditionType } from '@finance/shared/contracts/billing/bills';
 import type { CardCalendarInput } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextOfRef } from '@finance/shared/db/context-scope';
@@ -26,14 +26,6 @@ import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { type BillDates, calendarFrom, datesOfMonth, monthForDate, monthWindow, openDateOf } from './bill-calendar.ts';
 import { BILL_NOT_FOUND } from './pay-bill.ts';
 import { loadBill } from './show-bill.ts';
-
-export interface ClosingDateInput {
-  closing_day: number;
-  edition_date?: string;
-  bill_id?: string;
-  edition_type?: EditionType;
-  expiring_day?: number;
-}
 
 export const CLOSED_BILL = 'Fatura já fechada: suas datas e lançamentos não mudam';
 
@@ -210,7 +202,7 @@ export async function changeClosingDate(
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   cardId: string,
-  input: ClosingDateInput,
+  input: ClosingDateChange,
 ) {
   const card = await findCard(em, ctx, cardId);
   if (!card) throw notFound(CARD_NOT_FOUND);
@@ -224,7 +216,7 @@ export async function changeClosingDate(
   const month =
     reference?.referenceMonth ??
     (input.edition_date ? startOfMonth(input.edition_date) : await openMonthOf(em, card, today));
-  const editionType = input.edition_type ?? 'THIS';
+  const editionType = input.edition_type;
   // a THIS change without a due day keeps the bill's own (an earlier THIS change may have set it)
   const stored = editionType === 'THIS' ? (reference ?? (await billsInMonths(em, card.id, month, month))[0]) : null;
   const ownDueDay = stored ? Number(stored.dueDate.slice(8, 10)) : card.dueDay;

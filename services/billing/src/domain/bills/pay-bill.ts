@@ -1,6 +1,7 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PayBillBody } from '@finance/shared/contracts/billing/bills';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
@@ -12,7 +13,8 @@ import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '
 import { findCard } from '../../data-access/card-repository.ts';
 import { contextToday } from '../context-today.ts';
 import { billEventData } from './announce-bills.ts';
-import { overpaymentBound, remainderOf } from './rollover-rules.ts';
+import { billBalance } from './bill-balance.ts';
+import { overpaymentBound } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
 
 export const BILL_NOT_FOUND = 'Fatura não encontrada';
@@ -32,7 +34,7 @@ export async function payBill(
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   billId: string,
-  input: { account_id: string; amount?: number; date?: string },
+  input: PayBillBody,
 ) {
   const bill = await findBill(em, ctx, billId, 'c');
   const card = bill && (await findCard(em, ctx, bill.creditCardId));
@@ -48,7 +50,7 @@ export async function payBill(
   const paymentId = servingIdempotentRequest() ? undefined : newId();
   try {
     const [totals] = await ledger.totals(ctx, [bill.id]);
-    const owed = totals ? remainderOf(totals) : 0;
+    const owed = billBalance(totals);
     if (input.amount === undefined && owed <= 0) throw conflict(NOTHING_OWED);
     amount = input.amount ?? owed;
     const bound = overpaymentBound(card);

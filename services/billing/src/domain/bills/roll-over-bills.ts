@@ -13,8 +13,9 @@ import {
 } from '../../data-access/bill-repository.ts';
 import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { contextDays, jobContext } from '../context-today.ts';
+import { billBalance } from './bill-balance.ts';
 import { ensureBills } from './ensure-bills.ts';
-import { carryOf, carryTargetMonth, remainderOf } from './rollover-rules.ts';
+import { carryOf, carryTargetMonth } from './rollover-rules.ts';
 
 const BATCH = 500;
 
@@ -83,7 +84,7 @@ async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, b
   );
   const owing = bills.filter((bill) => {
     const t = totals.get(bill.id);
-    return t && carryOf(remainderOf(t));
+    return t && carryOf(billBalance(t));
   });
   const entries: PreviousBalanceEntry[] = [];
   const cards = await em.find(CreditCardSchema, { id: { $in: [...new Set(owing.map((b) => b.creditCardId))] } });
@@ -94,7 +95,7 @@ async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, b
         await rolledMonthsAfter(em, card.id, source.referenceMonth),
       );
       const target = (await em.transactional((tx) => ensureBills(tx, card, [month]))).rows.get(month)!;
-      const carry = carryOf(remainderOf(totals.get(source.id)!))!;
+      const carry = carryOf(billBalance(totals.get(source.id)!))!;
       entries.push({
         source_bill_id: source.id,
         bill_id: target.id,

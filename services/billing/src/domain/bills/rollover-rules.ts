@@ -1,15 +1,5 @@
 import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
-
-/** The sums of one bill the rules need (cents); `recurring` is the signed net of its recurrence occurrences. */
-export interface BillSums {
-  purchases: number;
-  credits: number;
-  payments: number;
-  recurring?: number;
-}
-
-/** What a bill still owes: purchases − credits − payments; negative when overpaid (a credit). */
-export const remainderOf = (sums: BillSums): number => sums.purchases - sums.credits - sums.payments;
+import { type BillSums, billBalance } from './bill-balance.ts';
 
 /**
  * The previous-balance entry a remainder becomes in the next bill: an expense for a debt, a credit for an
@@ -36,7 +26,7 @@ export function carryTargetMonth(source: CalendarDate, handledMonths: Set<string
  * recurrence occurrence (a subscription is charged when its bill opens; purchases and the remaining
  * installments of parcelled ones are held at once).
  */
-export const heldBy = (sums: BillSums, open: boolean): number => remainderOf(sums) - (open ? 0 : (sums.recurring ?? 0));
+export const heldBy = (sums: BillSums, open: boolean): number => billBalance(sums) - (open ? 0 : (sums.recurring ?? 0));
 
 /**
  * How much above what is owed a payment may go (the excess becomes a credit on the next bill): the card's

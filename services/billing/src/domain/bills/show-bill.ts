@@ -2,6 +2,7 @@ import { type CalendarDate, startOfMonth, toIsoMidnight } from '@finance/shared/
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { BillMonthQuery, BillTransactionsQuery } from '@finance/shared/contracts/billing/bills';
 import type { CardTransaction } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -15,15 +16,6 @@ import { CARD_NOT_FOUND } from './assign-bills.ts';
 import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
 import { ensureBills } from './ensure-bills.ts';
-
-export interface BillFilters {
-  start_date?: string;
-  end_date?: string;
-  is_expense?: boolean;
-  category_ids?: string[];
-  'category_ids[]'?: string[];
-  amount?: number;
-}
 
 /** Spec Transaction plus the bill extras of docs/decisions.md §8. */
 function expand(transaction: CardTransaction, card: CardView, bill: BillRow) {
@@ -83,7 +75,7 @@ export async function showBillByCard(
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   cardId: string,
-  query: { date?: string },
+  query: BillMonthQuery,
 ) {
   const card = await cardOf(em, ctx, cardId);
   return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? (await contextToday(ledger, ctx))));
@@ -96,7 +88,7 @@ export async function listBillTransactions(
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   cardId: string,
-  query: BillFilters & { date?: string },
+  query: BillTransactionsQuery,
 ) {
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));

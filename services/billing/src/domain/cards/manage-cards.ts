@@ -1,8 +1,10 @@
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CardFields, CreateCardBody } from '@finance/shared/contracts/billing/credit-cards';
+import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CardCalendarInput } from '@finance/shared/contracts/internal/ledger-for-billing';
-import { encodeCursor, ownerOf } from '@finance/shared/db/context-scope';
-import { afterIdOf } from '@finance/shared/db/pagination';
+import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsOfCards } from '../../data-access/bill-repository.ts';
@@ -14,16 +16,6 @@ import { contextToday } from '../context-today.ts';
 import { cardView } from './card-view.ts';
 import { owedByCard } from './owed-by-card.ts';
 
-export interface CardInput {
-  name?: string;
-  logo?: string | null;
-  account_id?: string;
-  closing_date?: number;
-  expiring_date?: number;
-  limit?: number;
-  is_unlimited?: boolean;
-}
-
 async function requireAccount(ledger: LedgerBillingClient, ctx: CallerContext, accountId: string) {
   if (!(await ledger.accountExists(ctx, accountId))) throw notFound('Conta não encontrada');
 }
@@ -33,15 +25,20 @@ async function viewOf(em: EntityManager, ledger: LedgerBillingClient, ctx: Calle
   return cardView(card, owed.get(card.id) ?? 0);
 }
 
-export async function createCard(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, input: CardInput) {
-  await requireAccount(ledger, ctx, input.account_id!);
+export async function createCard(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  input: CreateCardBody,
+) {
+  await requireAccount(ledger, ctx, input.account_id);
   const card = em.create(CreditCardSchema, {
     ...ownerOf(ctx),
-    name: input.name!,
+    name: input.name,
     logo: input.logo ?? null,
-    accountId: input.account_id!,
-    closingDay: input.closing_date!,
-    dueDay: input.expiring_date!,
+    accountId: input.account_id,
+    closingDay: input.closing_date,
+    dueDay: input.expiring_date,
     limit: input.limit ?? 0,
     isUnlimited: input.is_unlimited ?? false,
     needsClosingDateReview: false,
@@ -59,12 +56,7 @@ export async function getCard(em: EntityManager, ledger: LedgerBillingClient, ct
   return viewOf(em, ledger, ctx, card);
 }
 
-export async function listCards(
-  em: EntityManager,
-  ledger: LedgerBillingClient,
-  ctx: CallerContext,
-  page: { limit: number; cursor?: string },
-) {
+export async function listCards(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, page: PageQuery) {
   const rows = await listCardsPage(em, ctx, page.limit, afterIdOf(page.cursor));
   const items = rows.slice(0, page.limit);
   const owed = await owedByCard(em, ledger, ctx, items);
@@ -80,7 +72,7 @@ export async function updateCard(
   ledger: LedgerBillingClient,
   ctx: CallerContext,
   id: string,
-  input: CardInput,
+  input: CardFields,
 ) {
   const found = await findCard(em, ctx, id);
   if (!found) throw notFound(CARD_NOT_FOUND);

@@ -1,36 +1,21 @@
 import { creditCardRoutes } from '@finance/shared/contracts/billing/credit-cards';
-import { routeById } from '@finance/shared/contracts/route';
+import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { BillingRuntime } from '../../config.ts';
-import {
-  type CardInput,
-  createCard,
-  deleteCard,
-  getCard,
-  listCards,
-  updateCard,
-} from '../../domain/cards/manage-cards.ts';
+import { createCard, deleteCard, getCard, listCards, updateCard } from '../../domain/cards/manage-cards.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
-const route = (operationId: string) => routeById(creditCardRoutes, operationId);
+const route = lookupIn(creditCardRoutes);
 
 export function mountCardRoutes(router: Router, runtime: BillingRuntime): void {
   const { orm } = runtime;
   const ledger = ledgerFor(runtime);
-  mountRoute(router, route('createCreditCard'), (input, ctx) =>
-    createCard(orm.em.fork(), ledger, ctx, input.body as CardInput),
+  mountRoute(router, route('createCreditCard'), ({ body }, ctx) => createCard(orm.em.fork(), ledger, ctx, body));
+  mountRoute(router, route('listCreditCards'), ({ query }, ctx) => listCards(orm.em.fork(), ledger, ctx, query));
+  mountRoute(router, route('getCreditCard'), ({ params }, ctx) => getCard(orm.em.fork(), ledger, ctx, params.id));
+  mountRoute(router, route('updateCreditCard'), ({ params, body }, ctx) =>
+    updateCard(orm.em.fork(), ledger, ctx, params.id, body),
   );
-  mountRoute(router, route('listCreditCards'), (input, ctx) =>
-    listCards(orm.em.fork(), ledger, ctx, input.query as { limit: number; cursor?: string }),
-  );
-  mountRoute(router, route('getCreditCard'), (input, ctx) =>
-    getCard(orm.em.fork(), ledger, ctx, String(input.params.id)),
-  );
-  mountRoute(router, route('updateCreditCard'), (input, ctx) =>
-    updateCard(orm.em.fork(), ledger, ctx, String(input.params.id), input.body as CardInput),
-  );
-  mountRoute(router, route('deleteCreditCard'), (input, ctx) =>
-    deleteCard(orm.em.fork(), ledger, ctx, String(input.params.id)),
-  );
+  mountRoute(router, route('deleteCreditCard'), ({ params }, ctx) => deleteCard(orm.em.fork(), ledger, ctx, params.id));
 }

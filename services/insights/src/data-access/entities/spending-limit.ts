@@ -1,8 +1,6 @@
-import type { LIMIT_FREQUENCY_VALUES } from '@finance/shared/contracts/insights/spending-limits';
+import type { LimitFrequency } from '@finance/shared/contracts/insights/spending-limits';
 import { OwnedSchema } from '@finance/shared/db/base-entity';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
-
-export type LimitFrequency = (typeof LIMIT_FREQUENCY_VALUES)[number];
 
 export const SpendingLimitSchema = defineEntity({
   name: 'SpendingLimit',

@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { GoalValueBody } from '@finance/shared/contracts/insights/goals';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GoalValueSchema } from '../../data-access/entities/goal.ts';
@@ -7,12 +8,7 @@ import { goalValueView } from './goal-view.ts';
 import { GOAL_NOT_FOUND } from './manage-goals.ts';
 
 /** A withdrawal beyond the saved amount (deposits − withdrawals) is 400; the goal row lock serializes them. */
-export async function addGoalValue(
-  em: EntityManager,
-  ctx: CallerContext,
-  goalId: string,
-  input: { date: string; value: number; is_expense: boolean },
-) {
+export async function addGoalValue(em: EntityManager, ctx: CallerContext, goalId: string, input: GoalValueBody) {
   return em.transactional(async (tx) => {
     const goal = await findGoal(tx, ctx, goalId);
     if (!goal) throw notFound(GOAL_NOT_FOUND);

@@ -1,32 +1,16 @@
 import { parseCalendarDate } from '@finance/shared/calendar';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { CreateGoalBody, GoalFields, ReminderFields } from '@finance/shared/contracts/insights/goals';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Goal, GoalReminderSchema, GoalSchema } from '../../data-access/entities/goal.ts';
 import { findGoal, listGoalsPage } from '../../data-access/goal-repository.ts';
 import { assertCategory } from '../category-check.ts';
-import { afterIdOf, idPage } from '../cursor-page.ts';
 import { goalViews } from './goal-views.ts';
-
-export interface ReminderInput {
-  amount: number;
-  frequency: 'MONTHLY';
-  start_date: string;
-  end_date?: string | null;
-}
-
-export interface GoalInput {
-  title?: string;
-  amount?: number;
-  deadline?: string;
-  image?: string | null;
-  is_monthly?: boolean;
-  home_card_closed?: boolean;
-  category_id?: string | null;
-  reminder?: ReminderInput | null;
-}
 
 export const GOAL_NOT_FOUND = 'Meta não encontrada';
 
@@ -36,7 +20,7 @@ function deadlineOf(input: string): string {
   return date;
 }
 
-function checkReminder(reminder: ReminderInput | null | undefined): void {
+function checkReminder(reminder: ReminderFields | null | undefined): void {
   if (reminder?.end_date && reminder.end_date < reminder.start_date) {
     throw invalidField('reminder.end_date', 'end_date não pode ser anterior a start_date');
   }
@@ -47,7 +31,7 @@ async function viewOne(em: EntityManager, ledger: LedgerInsightsClient, ctx: Cal
 }
 
 /** Replaces the goal's reminder: null removes it; an object keeps `last_notification` of the one it replaces. */
-async function saveReminder(tx: EntityManager, goal: Goal, ctx: CallerContext, reminder: ReminderInput | null) {
+async function saveReminder(tx: EntityManager, goal: Goal, ctx: CallerContext, reminder: ReminderFields | null) {
   const existing = await tx.findOne(GoalReminderSchema, { goalId: goal.id });
   if (!reminder) {
     if (existing) tx.remove(existing);
@@ -67,7 +51,7 @@ export async function createGoal(
   em: EntityManager,
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
-  input: GoalInput & { title: string; amount: number; deadline: string },
+  input: CreateGoalBody,
 ) {
   const deadline = deadlineOf(input.deadline);
   checkReminder(input.reminder);
@@ -91,12 +75,7 @@ export async function createGoal(
   return viewOne(em.fork(), ledger, ctx, goal);
 }
 
-export async function listGoals(
-  em: EntityManager,
-  ledger: LedgerInsightsClient,
-  ctx: CallerContext,
-  page: { limit: number; cursor?: string },
-) {
+export async function listGoals(em: EntityManager, ledger: LedgerInsightsClient, ctx: CallerContext, page: PageQuery) {
   const { items, next_cursor } = idPage(await listGoalsPage(em, ctx, page.limit, afterIdOf(page.cursor)), page.limit);
   return { data: await goalViews(em, ledger, ctx, items), next_cursor };
 }
@@ -112,7 +91,7 @@ export async function updateGoal(
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
   id: string,
-  input: GoalInput,
+  input: GoalFields,
 ) {
   const deadline = input.deadline !== undefined ? deadlineOf(input.deadline) : undefined;
   checkReminder(input.reminder);

@@ -1,13 +1,11 @@
-import type { CalendarDate } from '@finance/shared/calendar';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { YieldReportQuery } from '@finance/shared/contracts/insights/investments';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { snapshotDays, snapshotsInWindow } from '../../data-access/investment-reads.ts';
 import { contextToday } from '../context-today.ts';
 import { computeYieldReport, type YieldReport } from '../yield-periods.ts';
 import { withSnapshotDays, yieldWindowStart } from './yield-window.ts';
-
-export type YieldReportQuery = { date?: CalendarDate; limit: number };
 
 /**
  * GET /v1/investments/yield (docs/decisions.md §10) from stored snapshots, never a live bank query: one query for the

@@ -1,27 +1,19 @@
 import { startOfMonth } from '@finance/shared/calendar';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { CreateSpendingLimitBody, SpendingLimitFields } from '@finance/shared/contracts/insights/spending-limits';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type LimitFrequency, SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
+import { SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
 import { assertCategory } from '../category-check.ts';
 import { contextToday } from '../context-today.ts';
-import { afterIdOf, idPage } from '../cursor-page.ts';
 import { limitViews } from './limit-views.ts';
 import { limitAlerts } from './spending-alerts.ts';
-
-export interface SpendingLimitInput {
-  amount?: number;
-  category_id?: string;
-  subcategory_id?: string | null;
-  frequency?: LimitFrequency;
-  start_date?: string;
-  title?: string;
-  notification_percentage?: number;
-}
 
 const NOT_FOUND = 'Limite de gastos não encontrado';
 
@@ -59,7 +51,7 @@ export async function createSpendingLimit(
   em: EntityManager,
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
-  input: SpendingLimitInput & { amount: number; category_id: string },
+  input: CreateSpendingLimitBody,
 ) {
   const category = await assertCategory(ledger, ctx, input.category_id, input.subcategory_id ?? null);
   const today = await contextToday(ledger, ctx);
@@ -83,7 +75,7 @@ export async function listSpendingLimits(
   em: EntityManager,
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
-  page: { limit: number; cursor?: string },
+  page: PageQuery,
 ) {
   const { items, next_cursor } = idPage(await listLimitsPage(em, ctx, page.limit, afterIdOf(page.cursor)), page.limit);
   return { data: await limitViews(ledger, ctx, items), next_cursor };
@@ -105,7 +97,7 @@ export async function updateSpendingLimit(
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
   id: string,
-  input: SpendingLimitInput,
+  input: SpendingLimitFields,
 ) {
   const existing = await limitOr404(em, ctx, id);
   const categoryId = input.category_id ?? existing.categoryId;

@@ -1,19 +1,16 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextWhere, encodeCursor } from '@finance/shared/db/context-scope';
+import type { NotificationListQuery } from '@finance/shared/contracts/insights/notifications';
+import { contextWhere } from '@finance/shared/db/context-scope';
+import { afterTimeIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotificationSchema } from '../../data-access/entities/notification.ts';
-import { afterTimeIdOf } from '../cursor-page.ts';
 import { notificationView } from './notification-view.ts';
 
 const NOT_FOUND = 'Notificação não encontrada';
 
 /** Newest first; the cursor carries (createdAt, id) of the last row. */
-export async function listNotifications(
-  em: EntityManager,
-  ctx: CallerContext,
-  query: { limit: number; cursor?: string; unread?: boolean },
-) {
+export async function listNotifications(em: EntityManager, ctx: CallerContext, query: NotificationListQuery) {
   const after = afterTimeIdOf(query.cursor);
   const rows = await em.find(
     NotificationSchema,

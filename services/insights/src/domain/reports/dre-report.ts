@@ -1,6 +1,6 @@
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
 import { assertPeriod } from './period.ts';
 
 const GROUPS: Array<[group: string, label: string]> = [
@@ -14,7 +14,7 @@ const GROUPS: Array<[group: string, label: string]> = [
 ];
 
 /** Income statement: every group in DRE order (zero when empty) and the result lines that add them up. */
-export async function dreReport(ledger: LedgerInsightsClient, ctx: CallerContext, period: Period) {
+export async function dreReport(ledger: LedgerInsightsClient, ctx: CallerContext, period: PeriodQuery) {
   const { groups } = await ledger.dre(ctx, assertPeriod(period));
   const byGroup = new Map(groups.map((group) => [group.dre_group, group]));
   const lines = GROUPS.map(([group, label]) => {

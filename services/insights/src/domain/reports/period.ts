@@ -1,7 +1,7 @@
-import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
 import { invalidField } from '@finance/shared/errors/app-error';
 
-export function assertPeriod(period: Period): Period {
+export function assertPeriod(period: PeriodQuery): PeriodQuery {
   if (period.end_date < period.start_date) {
     throw invalidField('end_date', 'end_date não pode ser anterior a start_date');
   }

@@ -1,6 +1,7 @@
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { Period, SubcategoryAggregate } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
+import type { SubcategoryAggregate } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { percentagesLargestRemainder } from '../percentages.ts';
 import { assertPeriod } from './period.ts';
 
@@ -19,7 +20,7 @@ function withPercentages(items: SubcategoryAggregate[]) {
 }
 
 /** Ledger groups and sums in one query (already sorted by value descending); insights adds the percentages. */
-export async function subcategoryReport(ledger: LedgerInsightsClient, ctx: CallerContext, period: Period) {
+export async function subcategoryReport(ledger: LedgerInsightsClient, ctx: CallerContext, period: PeriodQuery) {
   const { items } = await ledger.bySubcategory(ctx, assertPeriod(period));
   return {
     expenses_subcategories: withPercentages(items.filter((item) => item.is_expense)),

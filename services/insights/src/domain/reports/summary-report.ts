@@ -1,7 +1,7 @@
 import type { BillingInsightsClient } from '@finance/shared/clients/billing-insights-client';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { Period } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
 import { contextToday } from '../context-today.ts';
 import { assertPeriod } from './period.ts';
 
@@ -13,7 +13,7 @@ export async function summaryReport(
   ledger: LedgerInsightsClient,
   billing: BillingInsightsClient,
   ctx: CallerContext,
-  period: Period,
+  period: PeriodQuery,
   today?: string,
 ) {
   const checked = assertPeriod(period);

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { CreateWebhookBody } from '@finance/shared/contracts/insights/webhooks';
 import { newId } from '@finance/shared/db/base-entity';
 import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
@@ -22,12 +24,6 @@ import { deliveryView, webhookView } from './webhook-view.ts';
 
 const WEBHOOK_NOT_FOUND = 'Webhook não encontrado';
 const DELIVERY_NOT_FOUND = 'Entrega não encontrada';
-
-export interface WebhookInput {
-  url: string;
-  events: string[];
-  description?: string | null;
-}
 
 export interface TargetPolicy {
   /** Operator setting: http and loopback, private or link-local targets allowed (tests, local development). */
@@ -53,7 +49,12 @@ export async function assertAllowedTarget(url: string, policy: TargetPolicy): Pr
 }
 
 /** Creates an enabled webhook; the signing secret is in this answer only. */
-export async function createWebhook(em: EntityManager, ctx: CallerContext, input: WebhookInput, policy: TargetPolicy) {
+export async function createWebhook(
+  em: EntityManager,
+  ctx: CallerContext,
+  input: CreateWebhookBody,
+  policy: TargetPolicy,
+) {
   await assertAllowedTarget(input.url, policy);
   const secret = `whsec_${randomBytes(32).toString('hex')}`;
   const row = await insertWebhook(em, {
@@ -68,7 +69,7 @@ export async function createWebhook(em: EntityManager, ctx: CallerContext, input
   return { ...webhookView(row), secret };
 }
 
-export async function listWebhooks(em: EntityManager, ctx: CallerContext, query: { limit: number; cursor?: string }) {
+export async function listWebhooks(em: EntityManager, ctx: CallerContext, query: PageQuery) {
   const rows = await listWebhookRows(em, ctx, afterIdOf(query.cursor), query.limit + 1);
   const { items, next_cursor } = idPage(rows, query.limit);
   return { data: items.map(webhookView), next_cursor };
@@ -87,12 +88,7 @@ export async function deleteWebhook(em: EntityManager, ctx: CallerContext, id: s
 }
 
 /** Newest first; each delivery carries its attempts. */
-export async function listDeliveries(
-  em: EntityManager,
-  ctx: CallerContext,
-  webhookId: string,
-  query: { limit: number; cursor?: string },
-) {
+export async function listDeliveries(em: EntityManager, ctx: CallerContext, webhookId: string, query: PageQuery) {
   if (!(await findWebhook(em, ctx, webhookId))) throw notFound(WEBHOOK_NOT_FOUND);
   const rows = await listDeliveryRows(em, webhookId, afterIdOf(query.cursor), query.limit + 1);
   const { items, next_cursor } = idPage(rows, query.limit);

@@ -1,8 +1,8 @@
 import { webhookRoutes } from '@finance/shared/contracts/insights/webhooks';
-import { routeById } from '@finance/shared/contracts/route';
+import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
-import type { InsightsConfig, InsightsRuntime } from '../../config.ts';
+import type { InsightsRuntime } from '../../config.ts';
 import { resolveHost } from '../../data-access/webhook-sender.ts';
 import {
   createWebhook,
@@ -11,28 +11,23 @@ import {
   listDeliveries,
   listWebhooks,
   retryDelivery,
-  type WebhookInput,
 } from '../../domain/webhooks/manage-webhooks.ts';
 
-const route = (operationId: string) => routeById(webhookRoutes, operationId);
-type Page = { limit: number; cursor?: string };
+const route = lookupIn(webhookRoutes);
 
 export function mountWebhookRoutes(router: Router, runtime: InsightsRuntime): void {
   const { orm } = runtime;
   const config = runtime.config;
   const policy = { allowPrivateTargets: config.WEBHOOKS_ALLOW_PRIVATE_TARGETS, resolve: resolveHost };
-  const id = (params: Record<string, unknown>) => String(params.id);
 
-  mountRoute(router, route('createWebhook'), (input, ctx) =>
-    createWebhook(orm.em.fork(), ctx, input.body as WebhookInput, policy),
+  mountRoute(router, route('createWebhook'), ({ body }, ctx) => createWebhook(orm.em.fork(), ctx, body, policy));
+  mountRoute(router, route('listWebhooks'), ({ query }, ctx) => listWebhooks(orm.em.fork(), ctx, query));
+  mountRoute(router, route('getWebhook'), ({ params }, ctx) => getWebhook(orm.em.fork(), ctx, params.id));
+  mountRoute(router, route('deleteWebhook'), ({ params }, ctx) => deleteWebhook(orm.em.fork(), ctx, params.id));
+  mountRoute(router, route('listWebhookDeliveries'), ({ params, query }, ctx) =>
+    listDeliveries(orm.em.fork(), ctx, params.id, query),
   );
-  mountRoute(router, route('listWebhooks'), (input, ctx) => listWebhooks(orm.em.fork(), ctx, input.query as Page));
-  mountRoute(router, route('getWebhook'), (input, ctx) => getWebhook(orm.em.fork(), ctx, id(input.params)));
-  mountRoute(router, route('deleteWebhook'), (input, ctx) => deleteWebhook(orm.em.fork(), ctx, id(input.params)));
-  mountRoute(router, route('listWebhookDeliveries'), (input, ctx) =>
-    listDeliveries(orm.em.fork(), ctx, id(input.params), input.query as Page),
-  );
-  mountRoute(router, route('retryWebhookDelivery'), (input, ctx) =>
-    retryDelivery(orm.em.fork(), ctx, id(input.params), String(input.params.deliveryId)),
+  mountRoute(router, route('retryWebhookDelivery'), ({ params }, ctx) =>
+    retryDelivery(orm.em.fork(), ctx, params.id, params.deliveryId),
   );
 }

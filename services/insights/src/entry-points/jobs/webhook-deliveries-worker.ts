@@ -1,7 +1,7 @@
 import { isUuid } from '@finance/shared/db/pagination';
 import { DEFAULT_JOB_OPTIONS, QUEUES, type WebhookDeliveryJob } from '@finance/shared/queue/catalogue';
 import { UnrecoverableError } from 'bullmq';
-import type { InsightsConfig, InsightsRuntime } from '../../config.ts';
+import type { InsightsRuntime } from '../../config.ts';
 import { sendWebhook } from '../../data-access/webhook-sender.ts';
 import { deliverWebhook } from '../../domain/webhooks/deliver-webhook.ts';
 

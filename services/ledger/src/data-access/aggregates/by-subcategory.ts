@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { Period, SubcategoryAggregate } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
+import type { SubcategoryAggregate } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -16,7 +17,7 @@ type Row = Omit<SubcategoryAggregate, 'value'> & { value: string };
 export async function totalsBySubcategory(
   em: EntityManager,
   ctx: CallerContext,
-  period: Period,
+  period: PeriodQuery,
 ): Promise<{ items: SubcategoryAggregate[] }> {
   const statement = subcategoryTotalsStatement(ctx, period);
   const rows = await runSql<Row>(em, statement.sql, statement.params);
@@ -24,7 +25,10 @@ export async function totalsBySubcategory(
 }
 
 /** The statement of `totalsBySubcategory` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
-export function subcategoryTotalsStatement(ctx: CallerContext, period: Period): { sql: string; params: unknown[] } {
+export function subcategoryTotalsStatement(
+  ctx: CallerContext,
+  period: PeriodQuery,
+): { sql: string; params: unknown[] } {
   const config = contextSql(ctx);
   const scope = contextSql(ctx, 't');
   return {

@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { DreGroupTotal, Period } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
+import type { DreGroupTotal } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -16,7 +17,7 @@ type Row = { dre_group: string; income: string; expenses: string };
 export async function dreTotals(
   em: EntityManager,
   ctx: CallerContext,
-  period: Period,
+  period: PeriodQuery,
 ): Promise<{ groups: DreGroupTotal[] }> {
   const scope = contextSql(ctx, 't');
   const rows = await runSql<Row>(

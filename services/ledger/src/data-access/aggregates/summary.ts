@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { Period, Summary } from '@finance/shared/contracts/internal/ledger-for-insights';
+import type { PeriodQuery } from '@finance/shared/contracts/common';
+import type { Summary } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -14,7 +15,8 @@ type Row = Record<keyof Summary, string>;
  *   with include_investments); a manual account = initial + paid income − paid expense with show_on_balance;
  * - income / expenses: live entries dated in the period; transfers and bill payments only when included;
  *   purchases of an open bill (one of `open_bill_ids`, billing's current bills, unless its entries are fully
- *   paid, which makes it PAID) only with show_open_bill;
+ *   paid, which makes it PAID) only with show_open_bill; "fully paid" is billing's balance (`billFigures` in
+ *   services/billing/src/domain/bills/bill-balance.ts) restated in SQL, as the rows are here and it is one statement;
  * - to_pay: unpaid account expenses in the period, plus the open bills' purchases dated in the period with
  *   include_current_bill_in_to_pay; to_receive: unpaid account income in the period;
  * - a forecast reconciled with an imported entry (reconciled_at set) counts nowhere: the real entry does.
@@ -22,7 +24,7 @@ type Row = Record<keyof Summary, string>;
 export async function summaryOf(
   em: EntityManager,
   ctx: CallerContext,
-  period: Period & { today: string; open_bill_ids?: string[] },
+  period: PeriodQuery & { today: string; open_bill_ids?: string[] },
 ): Promise<Summary> {
   const config = contextSql(ctx);
   const accounts = contextSql(ctx, 'a');

@@ -10,17 +10,17 @@ import {
   makeOldestAccountDefault,
 } from '../../data-access/account-repository.ts';
 import { makePlainEntries, softDelete } from '../../data-access/transaction-repository.ts';
-import { moveCardsInBilling, planCardsOfDeletedAccount } from '../billing-support/account-cards.ts';
 import { requestConsentRevocationIfLast } from '../open-banking/revoke-consent.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { accountView } from './account-view.ts';
+import { moveCardsInBilling, planCardsOfDeletedAccount } from './deleted-account-cards.ts';
 
 /**
  * DELETE /v1/accounts/{id}: logical, with its transactions; the other leg of a transfer, in an account that
  * survives, stays there as a plain entry (the money did move); a deleted
  * default passes to the oldest remaining account; linked cards move to the (new) default account.
  */
-export async function deleteAccount(em: EntityManager, ctx: CallerContext, id: string, billing: BillingLedgerClient) {
+export async function deleteAccount(em: EntityManager, billing: BillingLedgerClient, ctx: CallerContext, id: string) {
   // billing is asked before the transaction and told after it (docs/architecture.md rule 9)
   const linked = await billing.linkedCards(ctx, id);
   const outcome = await em.transactional(async (tx) => {

@@ -1,6 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { AccountType } from '@finance/shared/contracts/ledger/accounts';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { AccountFields } from '@finance/shared/contracts/ledger/accounts';
 import { contextRef, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -12,17 +14,8 @@ import {
   lockContext,
 } from '../../data-access/account-repository.ts';
 import { type Account, AccountSchema } from '../../data-access/entities/account.ts';
-import { afterIdOf, toPage } from '../references/paginate.ts';
 import { accountView } from './account-view.ts';
 import { resolveLogo } from './banks.ts';
-
-export interface AccountInput {
-  name: string;
-  logo: string;
-  balance?: number;
-  include_total_balance?: boolean;
-  type?: AccountType;
-}
 
 const NOT_FOUND = 'Conta não encontrada';
 
@@ -38,7 +31,7 @@ async function viewOf(em: EntityManager, account: Account) {
 }
 
 /** The first account of a context becomes its default; `account.created` leaves with the same commit. */
-export async function createAccount(em: EntityManager, ctx: CallerContext, input: AccountInput, logoBase: string) {
+export async function createAccount(em: EntityManager, ctx: CallerContext, input: AccountFields, logoBase: string) {
   const logo = logoUrl(logoBase, input.logo);
   const account = await em.transactional(async (tx) => {
     await lockContext(tx, ctx, 'accounts');
@@ -71,7 +64,7 @@ export async function updateAccount(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
-  input: AccountInput,
+  input: AccountFields,
   logoBase: string,
 ) {
   const logo = logoUrl(logoBase, input.logo);
@@ -92,7 +85,7 @@ export async function getAccount(em: EntityManager, ctx: CallerContext, id: stri
   return viewOf(em, account);
 }
 
-export async function listAccounts(em: EntityManager, ctx: CallerContext, page: { limit: number; cursor?: string }) {
+export async function listAccounts(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   const rows = await listAccountsPage(em, ctx, page.limit, afterIdOf(page));
   const balances = await balancesOf(em, rows.slice(0, page.limit));
   return toPage(rows, page.limit, (account) => accountView(account, balances.get(account.id) ?? 0));

@@ -1,13 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { DreGroup } from '@finance/shared/contracts/ledger/categories';
+import type { DreMappingChange } from '@finance/shared/contracts/ledger/business';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectDreMapping, upsertDreMappings, visibleCategoryIds } from '../../data-access/dre-mapping-repository.ts';
-
-export interface DreChange {
-  category_id: string;
-  dre_group: DreGroup;
-}
 
 /** Business routes run in a company context only; the mapping belongs to the company profile. */
 const profileOf = (ctx: CallerContext): string => ctx.profileId as string;
@@ -18,7 +13,7 @@ export async function getDreMapping(em: EntityManager, ctx: CallerContext) {
 }
 
 /** Sets the listed groups in one transaction: any category not visible to the company is 404 and nothing changes. */
-export async function updateDreMapping(em: EntityManager, ctx: CallerContext, changes: DreChange[]) {
+export async function updateDreMapping(em: EntityManager, ctx: CallerContext, changes: DreMappingChange[]) {
   await em.transactional(async (tx) => {
     const ids = changes.map((change) => change.category_id);
     const visible = await visibleCategoryIds(tx, ctx, ids);

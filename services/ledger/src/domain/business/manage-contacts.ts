@@ -1,19 +1,12 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { ContactKind } from '@finance/shared/contracts/ledger/business';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { ContactFields } from '@finance/shared/contracts/ledger/business';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contact, ContactSchema } from '../../data-access/entities/contact.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
-
-export interface ContactInput {
-  name?: string;
-  kind?: ContactKind;
-  document?: string | null;
-  email?: string | null;
-  phone?: string | null;
-}
 
 const NOT_FOUND = 'Contato não encontrado';
 
@@ -36,7 +29,7 @@ async function findContact(em: EntityManager, ctx: CallerContext, id: string): P
   return contact;
 }
 
-export async function createContact(em: EntityManager, ctx: CallerContext, input: ContactInput) {
+export async function createContact(em: EntityManager, ctx: CallerContext, input: ContactFields) {
   const contact = em.create(ContactSchema, {
     ...ownerOf(ctx),
     name: input.name as string,
@@ -50,7 +43,7 @@ export async function createContact(em: EntityManager, ctx: CallerContext, input
   return contactView(contact);
 }
 
-export async function updateContact(em: EntityManager, ctx: CallerContext, id: string, input: ContactInput) {
+export async function updateContact(em: EntityManager, ctx: CallerContext, id: string, input: ContactFields) {
   const contact = await findContact(em, ctx, id);
   if (input.name !== undefined) contact.name = input.name;
   if (input.kind !== undefined) contact.kind = input.kind;
@@ -73,7 +66,7 @@ export async function getContact(em: EntityManager, ctx: CallerContext, id: stri
   return contactView(await findContact(em, ctx, id));
 }
 
-export async function listContacts(em: EntityManager, ctx: CallerContext, page: PageInput) {
+export async function listContacts(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   const rows = await pageById(em, ContactSchema, ownWhere(ctx), page.limit, afterIdOf(page));
   return toPage(rows, page.limit, contactView);
 }

@@ -1,15 +1,12 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { CostCenterFields } from '@finance/shared/contracts/ledger/business';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CostCenter, CostCenterSchema } from '../../data-access/entities/cost-center.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
-
-export interface CostCenterInput {
-  name?: string;
-  code?: string | null;
-}
 
 const NOT_FOUND = 'Centro de custo não encontrado';
 
@@ -29,7 +26,7 @@ async function findCostCenter(em: EntityManager, ctx: CallerContext, id: string)
   return costCenter;
 }
 
-export async function createCostCenter(em: EntityManager, ctx: CallerContext, input: CostCenterInput) {
+export async function createCostCenter(em: EntityManager, ctx: CallerContext, input: CostCenterFields) {
   const costCenter = em.create(CostCenterSchema, {
     ...ownerOf(ctx),
     name: input.name as string,
@@ -40,7 +37,7 @@ export async function createCostCenter(em: EntityManager, ctx: CallerContext, in
   return costCenterView(costCenter);
 }
 
-export async function updateCostCenter(em: EntityManager, ctx: CallerContext, id: string, input: CostCenterInput) {
+export async function updateCostCenter(em: EntityManager, ctx: CallerContext, id: string, input: CostCenterFields) {
   const costCenter = await findCostCenter(em, ctx, id);
   if (input.name !== undefined) costCenter.name = input.name;
   if (input.code !== undefined) costCenter.code = input.code;
@@ -60,7 +57,7 @@ export async function getCostCenter(em: EntityManager, ctx: CallerContext, id: s
   return costCenterView(await findCostCenter(em, ctx, id));
 }
 
-export async function listCostCenters(em: EntityManager, ctx: CallerContext, page: PageInput) {
+export async function listCostCenters(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   const rows = await pageById(em, CostCenterSchema, ownWhere(ctx), page.limit, afterIdOf(page));
   return toPage(rows, page.limit, costCenterView);
 }

@@ -1,24 +1,18 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { SYSTEM_READ_ONLY } from '@finance/shared/contracts/ledger/categories';
+import {
+  type CategoryFields,
+  type CategoryListQuery,
+  type CreateCategoryBody,
+  SYSTEM_READ_ONLY,
+} from '@finance/shared/contracts/ledger/categories';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Category, CategorySchema } from '../../data-access/entities/category.ts';
 import { SubcategorySchema } from '../../data-access/entities/subcategory.ts';
 import { findVisibleCategory, pageById, visibleWhere } from '../../data-access/reference-repository.ts';
 import { categoryView } from '../references/category-view.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
-
-export interface CategoryInput {
-  name?: string;
-  is_expense?: boolean | null;
-  is_essential?: boolean;
-  is_hidden?: boolean;
-  icon?: string | null;
-  icon_name?: string;
-  icon_background_color?: string;
-  image?: string | null;
-}
 
 export const DEFAULT_ICON_NAME = 'tag';
 export const DEFAULT_COLOR = '#64748B';
@@ -32,10 +26,10 @@ async function ownCategory(em: EntityManager, ctx: CallerContext, id: string): P
   return category;
 }
 
-export async function createCategory(em: EntityManager, ctx: CallerContext, input: CategoryInput) {
+export async function createCategory(em: EntityManager, ctx: CallerContext, input: CreateCategoryBody) {
   const category = em.create(CategorySchema, {
     ...ownerOf(ctx),
-    name: input.name as string,
+    name: input.name,
     isExpense: input.is_expense ?? null,
     isEssential: input.is_essential ?? false,
     isHidden: input.is_hidden ?? false,
@@ -50,7 +44,7 @@ export async function createCategory(em: EntityManager, ctx: CallerContext, inpu
   return categoryView(category);
 }
 
-export async function updateCategory(em: EntityManager, ctx: CallerContext, id: string, input: CategoryInput) {
+export async function updateCategory(em: EntityManager, ctx: CallerContext, id: string, input: CategoryFields) {
   const category = await ownCategory(em, ctx, id);
   if (input.name !== undefined) category.name = input.name;
   if (input.is_essential !== undefined) category.isEssential = input.is_essential;
@@ -81,11 +75,7 @@ export async function getCategory(em: EntityManager, ctx: CallerContext, id: str
   return categoryView(category);
 }
 
-export async function listCategories(
-  em: EntityManager,
-  ctx: CallerContext,
-  query: PageInput & { is_expense?: boolean },
-) {
+export async function listCategories(em: EntityManager, ctx: CallerContext, query: CategoryListQuery) {
   const where = {
     ...visibleWhere(ctx),
     ...(query.is_expense === undefined

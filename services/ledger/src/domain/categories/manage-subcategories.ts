@@ -1,6 +1,12 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { SYSTEM_READ_ONLY } from '@finance/shared/contracts/ledger/categories';
+import {
+  type CreateSubcategoryBody,
+  type SubcategoryFields,
+  type SubcategoryListQuery,
+  SYSTEM_READ_ONLY,
+} from '@finance/shared/contracts/ledger/categories';
 import { ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Subcategory, SubcategorySchema } from '../../data-access/entities/subcategory.ts';
@@ -11,18 +17,7 @@ import {
   visibleWhere,
 } from '../../data-access/reference-repository.ts';
 import { subcategoryView } from '../references/category-view.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 import { DEFAULT_ICON_NAME } from './manage-categories.ts';
-
-export interface SubcategoryInput {
-  category_id?: string;
-  name?: string;
-  is_essential?: boolean;
-  is_hidden?: boolean;
-  icon_name?: string;
-  icon_background_color?: string;
-  image?: string | null;
-}
 
 const NOT_FOUND = 'Subcategoria não encontrada';
 const CATEGORY_NOT_FOUND = 'Categoria não encontrada (category_id)';
@@ -34,13 +29,13 @@ async function ownSubcategory(em: EntityManager, ctx: CallerContext, id: string)
   return subcategory;
 }
 
-export async function createSubcategory(em: EntityManager, ctx: CallerContext, input: SubcategoryInput) {
-  const category = await findVisibleCategory(em, ctx, input.category_id as string);
+export async function createSubcategory(em: EntityManager, ctx: CallerContext, input: CreateSubcategoryBody) {
+  const category = await findVisibleCategory(em, ctx, input.category_id);
   if (!category) throw notFound(CATEGORY_NOT_FOUND);
   const subcategory = em.create(SubcategorySchema, {
     ...ownerOf(ctx),
     categoryId: category.id,
-    name: input.name as string,
+    name: input.name,
     isEssential: input.is_essential ?? false,
     isHidden: input.is_hidden ?? false,
     iconName: input.icon_name ?? DEFAULT_ICON_NAME,
@@ -52,7 +47,7 @@ export async function createSubcategory(em: EntityManager, ctx: CallerContext, i
   return subcategoryView(subcategory);
 }
 
-export async function updateSubcategory(em: EntityManager, ctx: CallerContext, id: string, input: SubcategoryInput) {
+export async function updateSubcategory(em: EntityManager, ctx: CallerContext, id: string, input: SubcategoryFields) {
   const subcategory = await ownSubcategory(em, ctx, id);
   if (input.name !== undefined) subcategory.name = input.name;
   if (input.is_essential !== undefined) subcategory.isEssential = input.is_essential;
@@ -78,11 +73,7 @@ export async function getSubcategory(em: EntityManager, ctx: CallerContext, id: 
   return subcategoryView(subcategory);
 }
 
-export async function listSubcategories(
-  em: EntityManager,
-  ctx: CallerContext,
-  query: PageInput & { category_id?: string },
-) {
+export async function listSubcategories(em: EntityManager, ctx: CallerContext, query: SubcategoryListQuery) {
   if (query.category_id && !(await findVisibleCategory(em, ctx, query.category_id))) {
     throw notFound(CATEGORY_NOT_FOUND);
   }

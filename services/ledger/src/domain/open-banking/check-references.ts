@@ -1,4 +1,5 @@
-import { type ImportPayload, ImportRejected } from './import-payload.ts';
+import type { OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
+import { ImportRejected } from './import-payload.ts';
 
 const SHOWN = 5;
 
@@ -6,7 +7,7 @@ const SHOWN = 5;
  * Every card names an account, and every transaction an account or card, of this payload or of an
  * earlier import of the connection; otherwise the whole import is rejected before anything is written.
  */
-export function checkReferences(payload: ImportPayload, knownAccounts: Set<string>, knownCards: Set<string>): void {
+export function checkReferences(payload: OpenBankingImport, knownAccounts: Set<string>, knownCards: Set<string>): void {
   const accounts = new Set([...knownAccounts, ...payload.accounts.map((account) => account.external_id)]);
   const cards = new Set([...knownCards, ...payload.credit_cards.map((card) => card.external_id)]);
   const problems: string[] = [];

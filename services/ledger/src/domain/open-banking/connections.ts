@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { encodeCursor, iso } from '@finance/shared/db/context-scope';
-import { afterIdOf } from '@finance/shared/db/pagination';
+import type { ConnectionListQuery } from '@finance/shared/contracts/ledger/open-banking';
+import { iso } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type ConnectionRow,
@@ -43,19 +44,11 @@ export async function upsertConnection(
 }
 
 /** GET /v1/open-banking/connections: the context's connections by creation, optionally by status. */
-export async function listConnections(
-  em: EntityManager,
-  ctx: CallerContext,
-  query: { limit: number; cursor?: string; status?: 'ACTIVE' | 'REVOKED' },
-) {
+export async function listConnections(em: EntityManager, ctx: CallerContext, query: ConnectionListQuery) {
   const rows = await selectConnectionsPage(em, ctx, {
     limit: query.limit,
     after: afterIdOf(query.cursor),
     status: query.status,
   });
-  const items = rows.slice(0, query.limit);
-  return {
-    data: items.map(connectionView),
-    next_cursor: rows.length > query.limit ? encodeCursor([items[items.length - 1].id]) : null,
-  };
+  return toPage(rows, query.limit, connectionView);
 }

@@ -1,57 +1,5 @@
-import { importBody } from '@finance/shared/contracts/ledger/open-banking';
+import { importBody, type OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
 import { joiMessagesPt } from '@finance/shared/http/joi-messages';
-
-export interface ImportedAccountInput {
-  external_id: string;
-  name: string;
-  type: string;
-  subtype: string | null;
-  balance: number;
-  logo?: string | null;
-}
-
-export interface ImportedCardPayload {
-  external_id: string;
-  name: string;
-  account_external_id: string;
-  closing_day?: number | null;
-  due_day: number;
-  limit: number;
-}
-
-export interface ImportedTransactionInput {
-  external_id: string;
-  account_external_id?: string;
-  credit_card_external_id?: string;
-  amount: number;
-  date: string;
-  is_expense: boolean;
-  title: string;
-  description?: string | null;
-  merchant_name?: string | null;
-  merchant_cnpj?: string | null;
-  merchant_cnae?: string | null;
-  operation_type?: string | null;
-  logo_url?: string | null;
-}
-
-export interface ImportedInvestmentInput {
-  investment_id: string;
-  name: string;
-  bank_name: string;
-  type: string;
-  subtype: string;
-  snapshots: Array<{ date: string; balance_cents: number }>;
-}
-
-/** The body of POST /v1/open-banking/imports after validation (docs/decisions.md §9). */
-export interface ImportPayload {
-  connection: { id: string; institution: string };
-  accounts: ImportedAccountInput[];
-  credit_cards: ImportedCardPayload[];
-  transactions: ImportedTransactionInput[];
-  investments: ImportedInvestmentInput[];
-}
 
 /** The import failed for a reason the client can fix; the message goes to the job's `error` as is. */
 export class ImportRejected extends Error {
@@ -62,7 +10,7 @@ export class ImportRejected extends Error {
 }
 
 /** The worker checks the stored payload again with the public schema: a tampered or stale row is poisoned. */
-export function parseStoredPayload(payload: unknown): ImportPayload {
+export function parseStoredPayload(payload: unknown): OpenBankingImport {
   const { value, error } = importBody.validate(payload, {
     abortEarly: false,
     convert: true,
@@ -76,7 +24,7 @@ export function parseStoredPayload(payload: unknown): ImportPayload {
       .join('; ');
     throw new ImportRejected(`Importação inválida: ${details}`);
   }
-  return value as ImportPayload;
+  return value;
 }
 
 /** `YYYY-MM-DD` of an input date: the calendar date as written (docs/decisions.md §5). */

@@ -1,23 +1,17 @@
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillAssignment, ImportedCard } from '@finance/shared/contracts/internal/billing-for-ledger';
+import type { ImportedTransaction, OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
 import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectImportPayload } from '../../data-access/connection-repository.ts';
-import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../billing-support/card-rows.ts';
+import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
-import {
-  calendarDay,
-  type ImportedTransactionInput,
-  type ImportPayload,
-  ImportRejected,
-  orNull,
-  parseStoredPayload,
-} from './import-payload.ts';
+import { calendarDay, ImportRejected, orNull, parseStoredPayload } from './import-payload.ts';
 import { reconcileForecasts } from './reconcile-forecasts.ts';
 import { REVOKED_MESSAGE } from './start-import.ts';
 import { accountsOfConnection, type ConnectionAccount, upsertAccounts } from './upsert-accounts.ts';
@@ -40,7 +34,7 @@ export interface ImportResult {
 
 const ASSIGN_CHUNK = 5000;
 
-async function loadPayload(em: EntityManager, jobId: string): Promise<ImportPayload> {
+async function loadPayload(em: EntityManager, jobId: string): Promise<OpenBankingImport> {
   const rows = await selectImportPayload(em, jobId);
   if (rows.length === 0) throw new ImportRejected('Importação não encontrada para esta tarefa');
   return parseStoredPayload(rows[0].payload);
@@ -73,7 +67,7 @@ async function billsOf(
 
 /** Resolves each transaction to its live account or card; rows of what the user deleted are skipped. */
 function resolveRows(
-  transactions: ImportedTransactionInput[],
+  transactions: ImportedTransaction[],
   accounts: Map<string, ConnectionAccount>,
   cards: Map<string, ImportedCard>,
 ): ImportRow[] {

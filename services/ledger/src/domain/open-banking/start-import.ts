@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { conflict } from '@finance/shared/errors/app-error';
 import { Reply } from '@finance/shared/http/service-routes';
@@ -8,7 +9,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertImportPayload } from '../../data-access/connection-repository.ts';
 import { createBackgroundJob, IMPORT_KIND, waitForBackgroundJob } from '../jobs/background-jobs.ts';
 import { findConnectionByExternalId } from './connections.ts';
-import type { ImportPayload } from './import-payload.ts';
 
 /** How long the request waits for the worker before answering 202. */
 export const IMPORT_ANSWER_WAIT_MS = 5000;
@@ -26,7 +26,7 @@ export const IMPORT_JOB = 'open-banking.import';
 export async function startImport(
   em: EntityManager,
   ctx: CallerContext,
-  payload: ImportPayload,
+  payload: OpenBankingImport,
   waitMs = IMPORT_ANSWER_WAIT_MS,
 ): Promise<Reply> {
   const id = await em.transactional(async (tx) => {

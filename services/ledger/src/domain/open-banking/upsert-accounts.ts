@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { ImportedAccount } from '@finance/shared/contracts/ledger/open-banking';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { recordEvent } from '@finance/shared/queue/outbox';
@@ -11,7 +12,6 @@ import {
   upsertImportedAccounts,
 } from '../../data-access/open-banking-imports.ts';
 import { resolveLogo } from '../accounts/banks.ts';
-import type { ImportedAccountInput } from './import-payload.ts';
 
 export type { ConnectionAccount };
 
@@ -33,7 +33,7 @@ export async function upsertAccounts(
   em: EntityManager,
   ctx: CallerContext,
   connectionId: string,
-  accounts: ImportedAccountInput[],
+  accounts: ImportedAccount[],
   logoBase: string,
 ): Promise<{ created: number; updated: number }> {
   if (accounts.length === 0) return { created: 0, updated: 0 };

@@ -1,13 +1,17 @@
 import { DEFAULT_TIME_ZONE } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { CONFIG_DEFAULTS, CONFIG_FLAGS, type ConfigFlag } from '@finance/shared/contracts/ledger/personal-config';
+import {
+  CONFIG_DEFAULTS,
+  CONFIG_FLAGS,
+  type ConfigFlag,
+  type PersonalConfigFields,
+} from '@finance/shared/contracts/ledger/personal-config';
 import { contextRef, contextWhere } from '@finance/shared/db/context-scope';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonalConfigSchema } from '../../data-access/entities/personal-config.ts';
 import { upsertPersonalConfig } from '../../data-access/personal-config-repository.ts';
 
-export type PersonalConfigInput = Partial<Record<ConfigFlag, boolean>> & { time_zone?: string };
 export type PersonalConfigView = Record<ConfigFlag, boolean> & { time_zone: string; configured: boolean };
 
 /** The preferences in force for a context: saved values, or the defaults with `configured` false. */
@@ -40,7 +44,7 @@ export async function contextTimeZone(em: EntityManager, ctx: CallerContext): Pr
 export async function updatePersonalConfig(
   em: EntityManager,
   ctx: CallerContext,
-  input: PersonalConfigInput,
+  input: PersonalConfigFields,
 ): Promise<PersonalConfigView> {
   const values = { ...CONFIG_DEFAULTS, ...input };
   const sent = CONFIG_FLAGS.filter((flag) => input[flag] !== undefined);

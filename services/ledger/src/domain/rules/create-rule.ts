@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CreateCategorizationRuleBody } from '@finance/shared/contracts/ledger/categorization-rules';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -19,22 +20,13 @@ import {
 import { chooseMatchFields, criteriaOf, fingerprintOf, matchValues } from './rule-criteria.ts';
 import { ruleView } from './rule-view.ts';
 
-export interface CreateRuleInput {
-  source_transaction_id: string;
-  category_id: string;
-  subcategory_id?: string | null;
-  match_fields?: string[];
-  enabled?: boolean;
-  apply_to_existing?: boolean;
-}
-
 export const DISABLED_CANNOT_APPLY = 'uma regra desativada não pode ser aplicada às transações existentes';
 
 /**
  * POST /v1/categorization-rules: a rule from a transaction with merchant data, or the update of the live rule
  * with the same fingerprint (`created: false`). Categorizes its source, and its history when asked.
  */
-export async function createRule(em: EntityManager, ctx: CallerContext, input: CreateRuleInput) {
+export async function createRule(em: EntityManager, ctx: CallerContext, input: CreateCategorizationRuleBody) {
   const committed = await em.transactional(async (tx) => {
     const source = await findOneLive(tx, ctx, input.source_transaction_id, true);
     if (!source) throw notFound('Transação não encontrada (source_transaction_id)');

@@ -1,8 +1,9 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findRule, pageRules, type RuleRow, softDeleteRule } from '../../data-access/rule-repository.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 import { ruleView } from './rule-view.ts';
 
 export async function findRuleOr404(em: EntityManager, ctx: CallerContext, id: string, lock = false): Promise<RuleRow> {
@@ -15,7 +16,7 @@ export async function getCategorizationRule(em: EntityManager, ctx: CallerContex
   return ruleView(await findRuleOr404(em, ctx, id));
 }
 
-export async function listCategorizationRules(em: EntityManager, ctx: CallerContext, page: PageInput) {
+export async function listCategorizationRules(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   return toPage(await pageRules(em, ctx, page.limit, afterIdOf(page)), page.limit, ruleView);
 }
 

@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { MatchField } from '@finance/shared/contracts/ledger/categorization-rules';
+import type { MatchField, UpdateCategorizationRuleBody } from '@finance/shared/contracts/ledger/categorization-rules';
 import { conflict, invalidField } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findRuleByFingerprint, lockFingerprint, updateRule } from '../../data-access/rule-repository.ts';
@@ -15,20 +15,12 @@ import {
 import { chooseMatchFields, fingerprintOf, matchValues } from './rule-criteria.ts';
 import { ruleView } from './rule-view.ts';
 
-export interface UpdateRuleInput {
-  category_id?: string;
-  subcategory_id?: string | null;
-  enabled?: boolean;
-  match_fields?: string[];
-  apply_to_existing?: boolean;
-}
-
 /** PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history. */
 export async function updateCategorizationRule(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
-  input: UpdateRuleInput,
+  input: UpdateCategorizationRuleBody,
 ) {
   const committed = await em.transactional(async (tx) => {
     const current = await findRuleOr404(tx, ctx, id, true);

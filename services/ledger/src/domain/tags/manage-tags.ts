@@ -1,11 +1,12 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { TagFields } from '@finance/shared/contracts/ledger/tags';
+import type { PageQuery } from '@finance/shared/contracts/common';
+import type { CreateTagBody, TagFields } from '@finance/shared/contracts/ledger/tags';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
+import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Tag, TagSchema } from '../../data-access/entities/tag.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
-import { afterIdOf, type PageInput, toPage } from '../references/paginate.ts';
 
 const NOT_FOUND = 'Tag não encontrada';
 const DEFAULT_COLOR = '#64748B';
@@ -27,10 +28,10 @@ async function findTag(em: EntityManager, ctx: CallerContext, id: string): Promi
   return tag;
 }
 
-export async function createTag(em: EntityManager, ctx: CallerContext, input: TagFields) {
+export async function createTag(em: EntityManager, ctx: CallerContext, input: CreateTagBody) {
   const tag = em.create(TagSchema, {
     ...ownerOf(ctx),
-    name: input.name as string,
+    name: input.name,
     color: input.color ?? DEFAULT_COLOR,
     deletedAt: null,
   });
@@ -58,7 +59,7 @@ export async function getTag(em: EntityManager, ctx: CallerContext, id: string) 
   return tagView(await findTag(em, ctx, id));
 }
 
-export async function listTags(em: EntityManager, ctx: CallerContext, page: PageInput) {
+export async function listTags(em: EntityManager, ctx: CallerContext, page: PageQuery) {
   const rows = await pageById(em, TagSchema, ownWhere(ctx), page.limit, afterIdOf(page));
   return toPage(rows, page.limit, tagView);
 }

@@ -18,7 +18,7 @@ import {
   type PlannedBills,
   planBills,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { nextMember } from './new-transaction.ts';
 import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
 import { recordTransactionChanges } from './record-changes.ts';
@@ -26,10 +26,10 @@ import { recordTransactionChanges } from './record-changes.ts';
 /** POST /v1/transactions/{id}/installments: `quantity` more members after the last, monthly from it. */
 export async function appendInstallments(
   em: EntityManager,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   id: string,
   quantity: number,
-  billing: BillingLedgerClient,
 ) {
   return withCurrentCalendars(async () => {
     // the new installments' bills are asked of billing before the transaction (docs/architecture.md rule 9)

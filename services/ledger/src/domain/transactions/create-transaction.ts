@@ -2,6 +2,7 @@ import { type CalendarDate, type Frequency, occurrenceDate } from '@finance/shar
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CreateTransactionBody } from '@finance/shared/contracts/ledger/transactions';
 import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
@@ -20,20 +21,17 @@ import {
   billCardRows,
   type CalendarVersions,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { splitInstallments } from '../split-installments.ts';
 import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
 import { transactionChangesEvent } from './record-changes.ts';
-import { assertBusinessAllowed, descriptionOf, entryDateOf, type TransactionInput } from './transaction-input.ts';
+import { assertBusinessAllowed, descriptionOf, entryDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
-export type CreateTransactionInput = TransactionInput &
-  Required<Pick<TransactionInput, 'amount' | 'date' | 'is_expense' | 'title'>>;
-
 /** Checks the body's rules before anything is read or written. */
-function validate(ctx: CallerContext, input: CreateTransactionInput): void {
+function validate(ctx: CallerContext, input: CreateTransactionBody): void {
   if (input.type === 'TRANSFER') {
     throw invalidField('type', 'transferências são criadas com POST /v1/transactions/create-transfer');
   }
@@ -48,7 +46,7 @@ function validate(ctx: CallerContext, input: CreateTransactionInput): void {
 }
 
 /** The rows of the request: one, the installments of a purchase or the occurrences of a recurrence. */
-export function buildRows(ctx: CallerContext, input: CreateTransactionInput, today: CalendarDate): NewTransaction[] {
+export function buildRows(ctx: CallerContext, input: CreateTransactionBody, today: CalendarDate): NewTransaction[] {
   const date = entryDateOf('date', input.date);
   const type = input.type ?? 'FIXED';
   const paid = input.paid ?? false;
@@ -102,9 +100,9 @@ export function buildRows(ctx: CallerContext, input: CreateTransactionInput, tod
 /** POST /v1/transactions: the first member of what was created, in one database transaction. */
 export async function createTransaction(
   em: EntityManager,
-  ctx: CallerContext,
-  input: CreateTransactionInput,
   billing: BillingLedgerClient,
+  ctx: CallerContext,
+  input: CreateTransactionBody,
   today: CalendarDate | null = null,
 ) {
   validate(ctx, input);
@@ -124,7 +122,7 @@ export async function createTransaction(
 async function insertCreated(
   em: EntityManager,
   ctx: CallerContext,
-  input: CreateTransactionInput,
+  input: CreateTransactionBody,
   rows: NewTransaction[],
   seen: CalendarVersions,
 ) {

@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { CreateTransferBody } from '@finance/shared/contracts/ledger/transactions';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -11,18 +12,8 @@ import { recordTransactionChanges } from './record-changes.ts';
 import { descriptionOf, entryDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
-export interface TransferInput {
-  amount: number;
-  date: string;
-  paid: boolean;
-  sent_account_id: string;
-  received_account_id: string;
-  description?: string | null;
-  title: string;
-}
-
 /** The two legs of a transfer: an expense leaving one account, the same income entering the other. */
-export function transferLegs(ctx: CallerContext, input: TransferInput) {
+export function transferLegs(ctx: CallerContext, input: CreateTransferBody) {
   const common = {
     user_id: ctx.userId,
     profile_id: ctx.profileId,
@@ -52,7 +43,7 @@ export function transferLegs(ctx: CallerContext, input: TransferInput) {
 }
 
 /** POST /v1/transactions/create-transfer: both legs in one transaction; the outgoing one answers. */
-export async function createTransfer(em: EntityManager, ctx: CallerContext, input: TransferInput) {
+export async function createTransfer(em: EntityManager, ctx: CallerContext, input: CreateTransferBody) {
   if (input.sent_account_id.toLowerCase() === input.received_account_id.toLowerCase()) {
     throw invalidField('received_account_id', 'a conta de destino deve ser diferente da conta de origem');
   }

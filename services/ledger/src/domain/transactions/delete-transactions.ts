@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { EditionType } from '@finance/shared/contracts/ledger/transactions';
+import type { DeleteTransactionQuery } from '@finance/shared/contracts/ledger/transactions';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { endRecurrenceSeries, endRecurrenceSeriesBefore } from '../../data-access/recurrence-series-repository.ts';
@@ -18,7 +18,7 @@ export async function deleteTransaction(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
-  query: { edition_type?: EditionType | ''; edition_date?: string },
+  query: DeleteTransactionQuery,
 ) {
   const scope = query.edition_type || 'THIS';
   const from = query.edition_date === undefined ? undefined : calendarDateOf('edition_date', query.edition_date);

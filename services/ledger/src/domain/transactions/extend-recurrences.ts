@@ -16,7 +16,7 @@ import {
   type CalendarVersions,
   type PlannedBills,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { nextMember, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
 import { recordChangesByContext } from './record-changes.ts';
 

@@ -1,17 +1,12 @@
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { encodeCursor } from '@finance/shared/db/context-scope';
+import type { TransactionListQuery } from '@finance/shared/contracts/ledger/transactions';
+import { afterDateIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  findOneLive,
-  type ListFilters,
-  listPage,
-  visibleAccountIds,
-} from '../../data-access/transaction-repository.ts';
-import { requireCard } from '../billing-support/card-rows.ts';
+import { findOneLive, listPage, visibleAccountIds } from '../../data-access/transaction-repository.ts';
+import { requireCard } from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
-import { afterDateIdOf } from '../references/paginate.ts';
 import { calendarDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
@@ -26,9 +21,9 @@ export async function getTransaction(em: EntityManager, ctx: CallerContext, id: 
 /** Ordered by date, then creation (uuidv7 ids); the cursor holds the last (date, id). */
 export async function listTransactions(
   em: EntityManager,
-  ctx: CallerContext,
-  query: ListFilters & { limit: number; cursor?: string },
   billing: BillingLedgerClient,
+  ctx: CallerContext,
+  query: TransactionListQuery,
 ) {
   const { limit, cursor, ...filters } = query;
   const after = afterDateIdOf(cursor);

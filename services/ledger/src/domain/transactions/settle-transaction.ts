@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { SettleTransactionBody } from '@finance/shared/contracts/ledger/transactions';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOneLive, visibleAccountIds } from '../../data-access/transaction-repository.ts';
@@ -13,7 +14,7 @@ export async function settleTransaction(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
-  input: { account_id: string; paid_at?: string },
+  input: SettleTransactionBody,
 ) {
   const paidAt = input.paid_at === undefined ? null : entryDateOf('paid_at', input.paid_at);
   const row = await em.transactional(async (tx) => {

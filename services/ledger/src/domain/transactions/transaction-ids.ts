@@ -1,6 +1,6 @@
-import { MAX_UPDATE_MANY_IDS } from '@finance/shared/contracts/ledger/transactions';
+import { MAX_UPDATE_MANY_IDS, type TransactionIdsQuery } from '@finance/shared/contracts/ledger/transactions';
+import { isUuid } from '@finance/shared/db/pagination';
 import { invalidField } from '@finance/shared/errors/app-error';
-import { isUuid } from '../references/paginate.ts';
 
 function valuesOf(raw: unknown): string[] {
   if (raw === undefined || raw === null) return [];
@@ -11,7 +11,7 @@ function valuesOf(raw: unknown): string[] {
 }
 
 /** Ids from `transactions_ids` (repeated or comma-separated) and `transactions_ids[]`, distinct, 1..500. */
-export function transactionIdsOf(query: Record<string, unknown>): string[] {
+export function transactionIdsOf(query: TransactionIdsQuery): string[] {
   const ids = [
     ...new Set(
       [...valuesOf(query.transactions_ids), ...valuesOf(query['transactions_ids[]'])]

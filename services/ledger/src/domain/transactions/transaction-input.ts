@@ -1,40 +1,13 @@
-import { type CalendarDate, type Frequency, parseCalendarDate } from '@finance/shared/calendar';
+import { type CalendarDate, parseCalendarDate } from '@finance/shared/calendar';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { BANK_DAY_RANGE } from '@finance/shared/contracts/common';
-import type { EditionType, TransactionType } from '@finance/shared/contracts/ledger/transactions';
+import type { TransactionFields } from '@finance/shared/contracts/ledger/transactions';
 import { forbidden, invalidField } from '@finance/shared/errors/app-error';
-
-/** Body of creation; update-many takes the same fields, all optional. */
-export interface TransactionInput {
-  amount?: number;
-  date?: string;
-  is_expense?: boolean;
-  title?: string;
-  account_id?: string;
-  credit_card_id?: string;
-  category_id?: string | null;
-  subcategory_id?: string | null;
-  competence_date?: string | null;
-  contact_id?: string | null;
-  cost_center_id?: string | null;
-  document_number?: string | null;
-  currency?: string;
-  description?: string | null;
-  edition_date?: string;
-  edition_type?: EditionType | null;
-  frequency?: Frequency;
-  installments?: number;
-  is_full_amount?: boolean;
-  paid?: boolean;
-  show_on_balance?: boolean;
-  tag_ids?: string[];
-  type?: TransactionType;
-}
 
 export const BUSINESS_FIELDS = ['competence_date', 'contact_id', 'cost_center_id', 'document_number'] as const;
 
 /** Business fields with a value need an active company license; null (clearing) is allowed to all. */
-export function assertBusinessAllowed(ctx: CallerContext, input: TransactionInput): void {
+export function assertBusinessAllowed(ctx: CallerContext, input: TransactionFields): void {
   if (ctx.business) return;
   const used = BUSINESS_FIELDS.filter((field) => input[field] !== undefined && input[field] !== null);
   if (used.length) {

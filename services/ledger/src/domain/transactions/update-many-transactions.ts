@@ -1,6 +1,7 @@
 import { addDays, type CalendarDate, daysBetween } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { TransactionFields } from '@finance/shared/contracts/ledger/transactions';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { shiftRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
@@ -21,16 +22,16 @@ import {
   rebillCardRows,
   requireCard,
   withCurrentCalendars,
-} from '../billing-support/card-rows.ts';
+} from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { recordTransactionChanges } from './record-changes.ts';
-import { assertBusinessAllowed, calendarDateOf, entryDateOf, type TransactionInput } from './transaction-input.ts';
+import { assertBusinessAllowed, calendarDateOf, entryDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
 
 const IMMUTABLE = ['type', 'installments', 'frequency', 'is_full_amount'] as const;
 
 /** What makes a series a series cannot change through an edit. */
-function assertImmutable(targets: TransactionRow[], input: TransactionInput): void {
+function assertImmutable(targets: TransactionRow[], input: TransactionFields): void {
   const details: FieldError[] = [];
   for (const field of IMMUTABLE) {
     if (input[field] === undefined) continue;
@@ -42,7 +43,7 @@ function assertImmutable(targets: TransactionRow[], input: TransactionInput): vo
 }
 
 /** A transfer's legs differ only in account and direction, which an edit of both legs cannot set. */
-function assertTransferEdit(targets: TransactionRow[], input: TransactionInput): void {
+function assertTransferEdit(targets: TransactionRow[], input: TransactionFields): void {
   if (!targets.some((row) => row.type === 'TRANSFER')) return;
   const details: FieldError[] = (['account_id', 'credit_card_id', 'is_expense'] as const)
     .filter((field) => input[field] !== undefined)
@@ -51,7 +52,7 @@ function assertTransferEdit(targets: TransactionRow[], input: TransactionInput):
 }
 
 /** A bill's previous-balance entry belongs to the bill it carries into; another holder would orphan it. */
-function assertPreviousBalanceEdit(targets: TransactionRow[], input: TransactionInput): void {
+function assertPreviousBalanceEdit(targets: TransactionRow[], input: TransactionFields): void {
   if (!targets.some((row) => row.is_previous_balance)) return;
   const details: FieldError[] = (['account_id', 'credit_card_id'] as const)
     .filter((field) => input[field] !== undefined)
@@ -75,7 +76,7 @@ async function cardDatesAfterEdit(
   em: EntityManager,
   ctx: CallerContext,
   ids: string[],
-  input: TransactionInput,
+  input: TransactionFields,
   newDate: CalendarDate | undefined,
   seeds: (targets: TransactionRow[]) => Parameters<typeof membersInScope>[1],
 ): Promise<Map<string, Set<string>>> {
@@ -106,10 +107,10 @@ async function cardDatesAfterEdit(
 /** PUT /v2/transactions/duplicate/update-many: set-based, all or nothing. */
 export async function updateManyTransactions(
   em: EntityManager,
+  billing: BillingLedgerClient,
   ctx: CallerContext,
   ids: string[],
-  input: TransactionInput,
-  billing: BillingLedgerClient,
+  input: TransactionFields,
 ) {
   assertAtMostOneHolder(input);
   assertBusinessAllowed(ctx, input);

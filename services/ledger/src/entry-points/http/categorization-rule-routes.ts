@@ -1,35 +1,34 @@
 import { categorizationRuleRoutes } from '@finance/shared/contracts/ledger/categorization-rules';
-import { routeById } from '@finance/shared/contracts/route';
+import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute, Reply } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
-import type { PageInput } from '../../domain/references/paginate.ts';
-import { type CreateRuleInput, createRule } from '../../domain/rules/create-rule.ts';
+import { createRule } from '../../domain/rules/create-rule.ts';
 import {
   deleteCategorizationRule,
   getCategorizationRule,
   listCategorizationRules,
 } from '../../domain/rules/manage-rules.ts';
-import { type UpdateRuleInput, updateCategorizationRule } from '../../domain/rules/update-rule.ts';
+import { updateCategorizationRule } from '../../domain/rules/update-rule.ts';
 
-const route = (operationId: string) => routeById(categorizationRuleRoutes, operationId);
+const route = lookupIn(categorizationRuleRoutes);
 
 export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
-  mountRoute(router, route('createCategorizationRule'), async (input, ctx) => {
-    const { created, result } = await createRule(orm.em.fork(), ctx, input.body as CreateRuleInput);
+  mountRoute(router, route('createCategorizationRule'), async ({ body }, ctx) => {
+    const { created, result } = await createRule(orm.em.fork(), ctx, body);
     return new Reply(created ? 201 : 200, result);
   });
-  mountRoute(router, route('listCategorizationRules'), (input, ctx) =>
-    listCategorizationRules(orm.em.fork(), ctx, input.query as PageInput),
+  mountRoute(router, route('listCategorizationRules'), ({ query }, ctx) =>
+    listCategorizationRules(orm.em.fork(), ctx, query),
   );
-  mountRoute(router, route('getCategorizationRule'), (input, ctx) =>
-    getCategorizationRule(orm.em.fork(), ctx, String(input.params.id)),
+  mountRoute(router, route('getCategorizationRule'), ({ params }, ctx) =>
+    getCategorizationRule(orm.em.fork(), ctx, params.id),
   );
-  mountRoute(router, route('updateCategorizationRule'), (input, ctx) =>
-    updateCategorizationRule(orm.em.fork(), ctx, String(input.params.id), input.body as UpdateRuleInput),
+  mountRoute(router, route('updateCategorizationRule'), ({ params, body }, ctx) =>
+    updateCategorizationRule(orm.em.fork(), ctx, params.id, body),
   );
-  mountRoute(router, route('deleteCategorizationRule'), (input, ctx) =>
-    deleteCategorizationRule(orm.em.fork(), ctx, String(input.params.id)),
+  mountRoute(router, route('deleteCategorizationRule'), ({ params }, ctx) =>
+    deleteCategorizationRule(orm.em.fork(), ctx, params.id),
   );
 }

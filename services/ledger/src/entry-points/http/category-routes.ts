@@ -1,10 +1,9 @@
 import { categoryRoutes } from '@finance/shared/contracts/ledger/categories';
-import { routeById } from '@finance/shared/contracts/route';
+import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
 import {
-  type CategoryInput,
   createCategory,
   deleteCategory,
   getCategory,
@@ -16,41 +15,25 @@ import {
   deleteSubcategory,
   getSubcategory,
   listSubcategories,
-  type SubcategoryInput,
   updateSubcategory,
 } from '../../domain/categories/manage-subcategories.ts';
-import type { PageInput } from '../../domain/references/paginate.ts';
 
-const route = (operationId: string) => routeById(categoryRoutes, operationId);
+const route = lookupIn(categoryRoutes);
 
 export function mountCategoryRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
-  mountRoute(router, route('listCategories'), (input, ctx) =>
-    listCategories(orm.em.fork(), ctx, input.query as PageInput & { is_expense?: boolean }),
+  mountRoute(router, route('listCategories'), ({ query }, ctx) => listCategories(orm.em.fork(), ctx, query));
+  mountRoute(router, route('createCategory'), ({ body }, ctx) => createCategory(orm.em.fork(), ctx, body));
+  mountRoute(router, route('getCategory'), ({ params }, ctx) => getCategory(orm.em.fork(), ctx, params.id));
+  mountRoute(router, route('updateCategory'), ({ params, body }, ctx) =>
+    updateCategory(orm.em.fork(), ctx, params.id, body),
   );
-  mountRoute(router, route('createCategory'), (input, ctx) =>
-    createCategory(orm.em.fork(), ctx, input.body as CategoryInput),
+  mountRoute(router, route('deleteCategory'), ({ params }, ctx) => deleteCategory(orm.em.fork(), ctx, params.id));
+  mountRoute(router, route('listSubcategories'), ({ query }, ctx) => listSubcategories(orm.em.fork(), ctx, query));
+  mountRoute(router, route('createSubcategory'), ({ body }, ctx) => createSubcategory(orm.em.fork(), ctx, body));
+  mountRoute(router, route('getSubcategory'), ({ params }, ctx) => getSubcategory(orm.em.fork(), ctx, params.id));
+  mountRoute(router, route('updateSubcategory'), ({ params, body }, ctx) =>
+    updateSubcategory(orm.em.fork(), ctx, params.id, body),
   );
-  mountRoute(router, route('getCategory'), (input, ctx) => getCategory(orm.em.fork(), ctx, String(input.params.id)));
-  mountRoute(router, route('updateCategory'), (input, ctx) =>
-    updateCategory(orm.em.fork(), ctx, String(input.params.id), input.body as CategoryInput),
-  );
-  mountRoute(router, route('deleteCategory'), (input, ctx) =>
-    deleteCategory(orm.em.fork(), ctx, String(input.params.id)),
-  );
-  mountRoute(router, route('listSubcategories'), (input, ctx) =>
-    listSubcategories(orm.em.fork(), ctx, input.query as PageInput & { category_id?: string }),
-  );
-  mountRoute(router, route('createSubcategory'), (input, ctx) =>
-    createSubcategory(orm.em.fork(), ctx, input.body as SubcategoryInput),
-  );
-  mountRoute(router, route('getSubcategory'), (input, ctx) =>
-    getSubcategory(orm.em.fork(), ctx, String(input.params.id)),
-  );
-  mountRoute(router, route('updateSubcategory'), (input, ctx) =>
-    updateSubcategory(orm.em.fork(), ctx, String(input.params.id), input.body as SubcategoryInput),
-  );
-  mountRoute(router, route('deleteSubcategory'), (input, ctx) =>
-    deleteSubcategory(orm.em.fork(), ctx, String(input.params.id)),
-  );
+  mountRoute(router, route('deleteSubcategory'), ({ params }, ctx) => deleteSubcategory(orm.em.fork(), ctx, params.id));
 }

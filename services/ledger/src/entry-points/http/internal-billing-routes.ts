@@ -3,14 +3,14 @@ import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
-import { billTotals, billTransactions } from '../../domain/billing-support/bill-contents.ts';
+import { billTotals, billTransactions } from '../../domain/card-statements/bill-contents.ts';
 import {
   addPreviousBalances,
   cardTransactionDates,
   createBillPayment,
   deleteCardTransactions,
   rebillCard,
-} from '../../domain/billing-support/bill-moves.ts';
+} from '../../domain/card-statements/bill-moves.ts';
 import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);

@@ -1,20 +1,14 @@
 import { personalConfigRoutes } from '@finance/shared/contracts/ledger/personal-config';
-import { routeById } from '@finance/shared/contracts/route';
+import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
-import {
-  getPersonalConfig,
-  type PersonalConfigInput,
-  updatePersonalConfig,
-} from '../../domain/preferences/personal-config.ts';
+import { getPersonalConfig, updatePersonalConfig } from '../../domain/preferences/personal-config.ts';
 
-const route = (operationId: string) => routeById(personalConfigRoutes, operationId);
+const route = lookupIn(personalConfigRoutes);
 
 export function mountPersonalConfigRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   mountRoute(router, route('getPersonalConfig'), (_input, ctx) => getPersonalConfig(orm.em.fork(), ctx));
-  mountRoute(router, route('updatePersonalConfig'), (input, ctx) =>
-    updatePersonalConfig(orm.em.fork(), ctx, input.body as PersonalConfigInput),
-  );
+  mountRoute(router, route('updatePersonalConfig'), ({ body }, ctx) => updatePersonalConfig(orm.em.fork(), ctx, body));
 }

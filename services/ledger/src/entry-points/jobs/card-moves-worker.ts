@@ -4,7 +4,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import { billingFor } from '../../billing-client.ts';
 import type { LedgerRuntime } from '../../config.ts';
-import { moveCardsInBilling } from '../../domain/billing-support/account-cards.ts';
+import { moveCardsInBilling } from '../../domain/accounts/deleted-account-cards.ts';
 
 const jobData = Joi.object({
   context: contextRefSchema.required(),

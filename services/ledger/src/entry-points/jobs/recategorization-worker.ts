@@ -1,6 +1,6 @@
 import { QUEUES, type RecategorizationJob } from '@finance/shared/queue/catalogue';
 import { type Job, UnrecoverableError } from 'bullmq';
-import type { LedgerConfig, LedgerRuntime } from '../../config.ts';
+import type { LedgerRuntime } from '../../config.ts';
 import { updateBackgroundJob } from '../../domain/jobs/background-jobs.ts';
 import { RunNotFound, recategorizeHistory } from '../../domain/rules/recategorize-history.ts';
 

@@ -13,16 +13,13 @@ import { subcategoryView } from '../references/category-view.ts';
 import { tagView } from '../tags/manage-tags.ts';
 import { transactionView } from '../transactions/transaction-view.ts';
 
-// Imported operation types that mean a fee, interest or IOF (docs/decisions.md §8 `costs`).
-const COST_PATTERN = '(tarifa|juros|iof|encargo|multa|anuidade|fee|interest)';
-
 /**
  * Per-bill sums of live entries of the context, bill payments apart, and `recurring` (the signed net of
  * recurrence occurrences, which a card holds only once their bill is open); one grouped query.
  */
 export async function billTotals(em: EntityManager, ctx: CallerContext, billIds: string[]): Promise<BillTotals[]> {
   if (billIds.length === 0) return [];
-  const rows = await billTotalRows(em, ctx, billIds, COST_PATTERN);
+  const rows = await billTotalRows(em, ctx, billIds);
   return rows.map((row) => ({
     bill_id: row.bill_id,
     purchases: Number(row.purchases),
