@@ -1,6 +1,9 @@
 import { startOfMonth } from '@finance/shared/calendar';
 // the context's today (default zone America/Sao_Paulo), as the services read it
 import { todayIn } from '@finance/shared/clock';
+import { internalRoutes } from '@finance/shared/contracts/internal/index';
+import { ledgerForInsightsRoutes } from '@finance/shared/contracts/internal/ledger-for-insights';
+import { lookupIn, pathOf } from '@finance/shared/contracts/route';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -251,8 +254,9 @@ describe('insights: spending limits through the gateway', () => {
     });
     const ledger = stack.service('ledger');
     let aggregateCalls = 0;
+    const spending = pathOf(lookupIn(ledgerForInsightsRoutes)('spendingByWindow'));
     ledger.server.on('request', (req) => {
-      if (req.url?.startsWith('/internal/v1/aggregates/spending')) aggregateCalls += 1;
+      if (req.url?.startsWith(spending)) aggregateCalls += 1;
     });
     const page = await user.api.get('/v1/spending-limits?limit=10');
     expect(page.status).toBe(200);
@@ -329,11 +333,15 @@ describe('insights: spending limits through the gateway', () => {
     expect(await notifications()).toHaveLength(2);
   });
 
-  it('when the internal aggregates are asked through the gateway, then 404: they are not public', async () => {
-    for (const path of ['/internal/v1/aggregates/summary?start_date=2026-01-01&end_date=2026-01-31&today=2026-01-01']) {
-      expect((await tenant.api.get(path)).status).toBe(404);
+  it('when any internal contract is asked through the gateway, then 404: they are not public', async () => {
+    const answered = [];
+    for (const route of internalRoutes) {
+      const read = route.method === 'get';
+      const path = `${pathOf(route)}${read ? '?start_date=2026-01-01&end_date=2026-01-31' : ''}`;
+      const status = (await tenant.api.request(route.method.toUpperCase(), path, read ? {} : { body: {} })).status;
+      answered.push(`${route.method.toUpperCase()} ${route.path} ${status}`);
     }
-    expect((await tenant.api.post('/internal/v1/aggregates/spending', { windows: [] })).status).toBe(404);
+    expect(answered).toEqual(internalRoutes.map((route) => `${route.method.toUpperCase()} ${route.path} 404`));
   });
 
   it('when the OpenAPI document is read, then it lists the limit, goal, notification and report routes', async () => {
