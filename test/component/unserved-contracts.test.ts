@@ -38,7 +38,16 @@ describe('a service that does not serve every contract it owns', () => {
     if (!process.env.TEST_RUN_ID) await dropDatabase(databaseUrl);
   });
 
-  // mounted contracts are recorded per process: these run before the real billing mounts every one
+  // mounted contracts are recorded per app: the real billing's routes cannot hide the forgetful one's gap
+  it('when the real billing has started first, then the forgetful one is still refused', async () => {
+    const billing = await startService(billingService, configFor('api'));
+    try {
+      await expect(startService(forgetful, configFor('api'))).rejects.toThrow('(listCurrentBills)');
+    } finally {
+      await billing.stop();
+    }
+  });
+
   it('when it serves HTTP, then it refuses to start and names the route left without a handler', async () => {
     await expect(startService(forgetful, configFor('api'))).rejects.toThrow(
       'billing serves no handler for 1 of its route(s): GET /internal/v1/bills/current (listCurrentBills)',

@@ -40,8 +40,8 @@ export function requireContext(secret: string) {
 
 export const callerOf = (res: Response): CallerContext => res.locals.context as CallerContext;
 
-/** The contracts some service mounted in this process: a service checks at start that it serves all it owns. */
-const mounted = new WeakSet<AnyRoute>();
+/** The contracts mounted on each router (a service's app): it checks at start that it serves all it owns. */
+const mounted = new WeakMap<Router, Set<AnyRoute>>();
 
 /**
  * Registers a route (public or internal) on its service: validate with the contract's schemas, call the use
@@ -64,12 +64,15 @@ export function mountRoute<P extends object, Q extends object, B>(
     if (result instanceof Reply) res.status(result.status).json(result.body);
     else res.status(status).json(result);
   });
-  mounted.add(contract);
+  const served = mounted.get(router) ?? new Set<AnyRoute>();
+  served.add(contract);
+  mounted.set(router, served);
 }
 
-/** The contracts `service` owns that no `mountRoute` served: a start with any of them left out is refused. */
-export function unmountedContracts(service: ServiceName, contracts: readonly AnyRoute[]): string[] {
+/** The contracts `service` owns that no `mountRoute` served on `router`: a start with any left out is refused. */
+export function unmountedContracts(router: Router, service: ServiceName, contracts: readonly AnyRoute[]): string[] {
+  const served = mounted.get(router);
   return contracts
-    .filter((contract) => contract.service === service && !mounted.has(contract))
+    .filter((contract) => contract.service === service && !served?.has(contract))
     .map((contract) => `${contract.method.toUpperCase()} ${contract.path} (${contract.operationId})`);
 }

@@ -165,7 +165,7 @@ export async function startService<C extends ServiceConfig>(
         express.use(json({ limit: '12mb', verify: verifyJsonDepth }));
         express.use(idempotentWrites(orm, logger, definition.name));
         definition.mountRoutes(express, runtime);
-        refuseUnservedContracts(definition.name);
+        refuseUnservedContracts(express, definition.name);
       },
     });
   } catch (err) {
@@ -198,8 +198,8 @@ export async function startService<C extends ServiceConfig>(
 }
 
 /** A process serving HTTP answers every contract (public or internal) its service owns, or it does not start. */
-export function refuseUnservedContracts(service: ServiceName): void {
-  const missing = unmountedContracts(service, [...publicRoutes, ...internalRoutes]);
+export function refuseUnservedContracts(app: Express, service: ServiceName): void {
+  const missing = unmountedContracts(app, service, [...publicRoutes, ...internalRoutes]);
   if (missing.length > 0) {
     throw new Error(`${service} serves no handler for ${missing.length} of its route(s): ${missing.join(', ')}`);
   }
