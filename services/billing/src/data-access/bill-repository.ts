@@ -7,7 +7,8 @@ import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillDates } from '../domain/bills/bill-calendar.ts';
 
-export interface BillRow extends BillDates {
+/** A stored bill as billing's domain reads it (camelCase, calendar dates as `YYYY-MM-DD`). */
+export interface StoredBill extends BillDates {
   id: string;
   creditCardId: string;
   userId: string;
@@ -26,7 +27,8 @@ const columns = (a = '') => {
   to_char(${q}due_date, 'YYYY-MM-DD') as due_date, ${q}rolled_over_at, ${q}carried_to_bill_id, ${q}created_at, ${q}updated_at`;
 };
 
-interface RawBill {
+/** A `bills` row as PostgreSQL answers it (snake_case, like every `XRow`). */
+interface BillRow {
   id: string;
   credit_card_id: string;
   user_id: string;
@@ -40,7 +42,7 @@ interface RawBill {
   updated_at: Date;
 }
 
-const toRow = (raw: RawBill): BillRow => ({
+const toRow = (raw: BillRow): StoredBill => ({
   id: raw.id,
   creditCardId: raw.credit_card_id,
   userId: raw.user_id,
@@ -56,15 +58,15 @@ const toRow = (raw: RawBill): BillRow => ({
 
 const run = runSql;
 
-export const byMonth = (rows: BillRow[]) => new Map(rows.map((row) => [row.referenceMonth, row as BillDates]));
+export const byMonth = (rows: StoredBill[]) => new Map(rows.map((row) => [row.referenceMonth, row as BillDates]));
 
 export async function billsInMonths(
   em: EntityManager,
   cardId: string,
   from: CalendarDate | null,
   to: CalendarDate | null,
-): Promise<BillRow[]> {
-  const raws = await run<RawBill>(
+): Promise<StoredBill[]> {
+  const raws = await run<BillRow>(
     em,
     `select ${columns()} from bills where credit_card_id = ?
        and (?::date is null or reference_month >= ?::date) and (?::date is null or reference_month <= ?::date)
@@ -74,9 +76,9 @@ export async function billsInMonths(
   return raws.map(toRow);
 }
 
-export async function billsOfCards(em: EntityManager, cardIds: string[]): Promise<BillRow[]> {
+export async function billsOfCards(em: EntityManager, cardIds: string[]): Promise<StoredBill[]> {
   if (cardIds.length === 0) return [];
-  const raws = await run<RawBill>(em, `select ${columns()} from bills where credit_card_id in (?)`, [cardIds]);
+  const raws = await run<BillRow>(em, `select ${columns()} from bills where credit_card_id in (?)`, [cardIds]);
   return raws.map(toRow);
 }
 
@@ -89,9 +91,9 @@ export async function findBill(
   ctx: CallerContext,
   id: string,
   by: 'b' | 'c',
-): Promise<BillRow | null> {
+): Promise<StoredBill | null> {
   const context = contextSql(ctx, by);
-  const raws = await run<RawBill>(
+  const raws = await run<BillRow>(
     em,
     `select ${columns('b')} from bills b
        join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
@@ -247,8 +249,8 @@ export async function oldestDueBillPerCard(
   dueBefore: CalendarDate,
   skipCards: string[],
   limit: number,
-): Promise<BillRow[]> {
-  const raws = await run<RawBill>(
+): Promise<StoredBill[]> {
+  const raws = await run<BillRow>(
     em,
     `select * from (
        select distinct on (b.credit_card_id) ${columns('b')} from bills b
@@ -273,12 +275,12 @@ export async function billsToAnnounce(
   range: { from: CalendarDate; to: CalendarDate },
   skipped: string[],
   limit: number,
-): Promise<BillRow[]> {
+): Promise<StoredBill[]> {
   const condition =
     kind === 'closed'
       ? 'b.closed_event_at is null and b.closing_date between ?::date and ?::date'
       : 'b.overdue_event_at is null and b.due_date between ?::date and ?::date';
-  const raws = await run<RawBill>(
+  const raws = await run<BillRow>(
     em,
     `select ${columns('b')} from bills b
        join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null

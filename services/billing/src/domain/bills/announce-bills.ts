@@ -7,9 +7,9 @@ import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type BillAnnouncement,
-  type BillRow,
   billsToAnnounce,
   markAnnounced,
+  type StoredBill,
 } from '../../data-access/bill-repository.ts';
 import { contextDays, jobContext } from '../context-today.ts';
 import { billBalance } from './bill-balance.ts';
@@ -18,7 +18,7 @@ const BATCH = 500;
 /** A bill first seen later than this after its closing or due date (a purchase dated long ago) is not announced. */
 export const ANNOUNCE_LOOKBACK_DAYS = 7;
 
-export const billEventData = (bill: BillRow, totals: BillTotals | undefined): BillEvent => ({
+export const billEventData = (bill: StoredBill, totals: BillTotals | undefined): BillEvent => ({
   bill_id: bill.id,
   credit_card_id: bill.creditCardId,
   month: bill.referenceMonth,
@@ -41,7 +41,7 @@ export async function announceBills(em: EntityManager, ledger: LedgerBillingClie
     closed: { from: addDays(days.earliest, 1 - ANNOUNCE_LOOKBACK_DAYS), to: days.latest },
     overdue: { from: addDays(days.earliest, -ANNOUNCE_LOOKBACK_DAYS), to: latestPastDueDate(days.latest) },
   };
-  const due = (kind: BillAnnouncement, bill: BillRow, today: CalendarDate) =>
+  const due = (kind: BillAnnouncement, bill: StoredBill, today: CalendarDate) =>
     kind === 'closed'
       ? compare(bill.closingDate, today) <= 0 && compare(bill.closingDate, addDays(today, -ANNOUNCE_LOOKBACK_DAYS)) > 0
       : isPastDue(bill.dueDate, today) && compare(bill.dueDate, addDays(today, -ANNOUNCE_LOOKBACK_DAYS)) >= 0;
@@ -51,12 +51,12 @@ export async function announceBills(em: EntityManager, ledger: LedgerBillingClie
     for (;;) {
       const found = await billsToAnnounce(em, kind, ranges[kind], skipped, BATCH);
       if (found.length === 0) break;
-      const bills: BillRow[] = [];
+      const bills: StoredBill[] = [];
       for (const bill of found) {
         if (due(kind, bill, await days.todayOf(bill))) bills.push(bill);
         else skipped.push(bill.id);
       }
-      const groups = new Map<string, BillRow[]>();
+      const groups = new Map<string, StoredBill[]>();
       for (const bill of bills) {
         const key = `${bill.userId}:${bill.profileId ?? ''}`;
         groups.set(key, [...(groups.get(key) ?? []), bill]);

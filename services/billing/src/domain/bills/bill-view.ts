@@ -1,12 +1,12 @@
 import { type CalendarDate, toIsoMidnight } from '@finance/shared/calendar';
 import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { iso } from '@finance/shared/db/context-scope';
-import type { BillRow } from '../../data-access/bill-repository.ts';
+import type { StoredBill } from '../../data-access/bill-repository.ts';
 import { billFigures } from './bill-balance.ts';
 import { billStatus } from './bill-status.ts';
 
 /** The Bill record of the spec with docs/decisions.md §8's figures. */
-export function billView(row: BillRow, openDate: CalendarDate, totals: BillTotals | undefined, today: CalendarDate) {
+export function billView(row: StoredBill, openDate: CalendarDate, totals: BillTotals | undefined, today: CalendarDate) {
   const { value, paid, balance } = billFigures(totals);
   const { status, isPending } = billStatus(
     { openDate, closingDate: row.closingDate, dueDate: row.dueDate },

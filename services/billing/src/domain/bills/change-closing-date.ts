@@ -10,12 +10,12 @@ import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue'
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  type BillRow,
   billsInMonths,
   billsOfCards,
   byMonth,
   findBill,
   insertMissingBills,
+  type StoredBill,
   updateBillDates,
 } from '../../data-access/bill-repository.ts';
 import { findCard, findCardById, lockCard } from '../../data-access/card-repository.ts';
@@ -206,7 +206,7 @@ export async function changeClosingDate(
 ) {
   const card = await findCard(em, ctx, cardId);
   if (!card) throw notFound(CARD_NOT_FOUND);
-  let reference: BillRow | null = null;
+  let reference: StoredBill | null = null;
   if (input.bill_id) {
     reference = await findBill(em, ctx, input.bill_id, 'b');
     if (!reference || reference.creditCardId !== card.id) throw notFound(BILL_NOT_FOUND);

@@ -1,6 +1,6 @@
 import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type BillRow, billsInMonths, byMonth, insertMissingBills } from '../../data-access/bill-repository.ts';
+import { billsInMonths, byMonth, insertMissingBills, type StoredBill } from '../../data-access/bill-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { datesOfMonth } from './bill-calendar.ts';
 
@@ -24,7 +24,7 @@ export async function ensureBills(em: EntityManager, card: CreditCard, months: C
     rows = await billsInMonths(em, card.id, from, to);
   }
   return { rows: new Map(rows.map((row) => [row.referenceMonth, row])), stored: byMonth(rows) } as {
-    rows: Map<string, BillRow>;
+    rows: Map<string, StoredBill>;
     stored: ReturnType<typeof byMonth>;
   };
 }

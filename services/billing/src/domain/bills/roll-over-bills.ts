@@ -4,12 +4,12 @@ import type { PreviousBalanceEntry } from '@finance/shared/contracts/internal/le
 import { isPastDue, latestPastDueDate } from '@finance/shared/holidays';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  type BillRow,
   claimBillsForRollover,
   markRolledOver,
   oldestDueBillPerCard,
   releaseBills,
   rolledMonthsAfter,
+  type StoredBill,
 } from '../../data-access/bill-repository.ts';
 import { CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { contextDays, jobContext } from '../context-today.ts';
@@ -19,8 +19,8 @@ import { carryOf, carryTargetMonth } from './rollover-rules.ts';
 
 const BATCH = 500;
 
-function byContext(bills: BillRow[]): Map<string, BillRow[]> {
-  const groups = new Map<string, BillRow[]>();
+function byContext(bills: StoredBill[]): Map<string, StoredBill[]> {
+  const groups = new Map<string, StoredBill[]>();
   for (const bill of bills) {
     const key = `${bill.userId}:${bill.profileId ?? ''}`;
     groups.set(key, [...(groups.get(key) ?? []), bill]);
@@ -49,7 +49,7 @@ export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClie
   for (;;) {
     const due = await oldestDueBillPerCard(em, dueBefore, [...skipCards], BATCH);
     if (due.length === 0) return { carried };
-    const pastDue: BillRow[] = [];
+    const pastDue: StoredBill[] = [];
     for (const bill of due) {
       if (isPastDue(bill.dueDate, await days.todayOf(bill))) pastDue.push(bill);
       else skipCards.add(bill.creditCardId);
@@ -72,7 +72,7 @@ export async function rollOverBills(em: EntityManager, ledger: LedgerBillingClie
 }
 
 /** One round for one context's bills (at most one per card): one totals call and one entries call. */
-async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, bills: BillRow[]) {
+async function rollOverContext(em: EntityManager, ledger: LedgerBillingClient, bills: StoredBill[]) {
   const ctx = jobContext(bills[0]);
   const totals = new Map(
     (

@@ -6,7 +6,7 @@ import type { BillMonthQuery, BillTransactionsQuery } from '@finance/shared/cont
 import type { CardTransaction } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type BillRow, billsOfCards } from '../../data-access/bill-repository.ts';
+import { billsOfCards, type StoredBill } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { type CardView, cardView } from '../cards/card-view.ts';
@@ -18,7 +18,7 @@ import { billView } from './bill-view.ts';
 import { ensureBills } from './ensure-bills.ts';
 
 /** Spec Transaction plus the bill extras of docs/decisions.md §8. */
-function expand(transaction: CardTransaction, card: CardView, bill: BillRow) {
+function expand(transaction: CardTransaction, card: CardView, bill: StoredBill) {
   return {
     ...transaction,
     credit_card: card,

@@ -3,7 +3,7 @@ import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type BillRow, billsOfCards, byMonth } from '../../data-access/bill-repository.ts';
+import { billsOfCards, byMonth, type StoredBill } from '../../data-access/bill-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { openDateOf } from '../bills/bill-calendar.ts';
 import { heldBy } from '../bills/rollover-rules.ts';
@@ -14,7 +14,7 @@ import { contextToday } from '../context-today.ts';
  * rollover has not handled yet (an overpaid bill's credit counts back), future installments included, but
  * recurrence occurrences only in bills already open (today on or after their open date).
  */
-export function heldByCard(card: CreditCard, bills: BillRow[], totals: BillTotals[], today: CalendarDate): number {
+export function heldByCard(card: CreditCard, bills: StoredBill[], totals: BillTotals[], today: CalendarDate): number {
   const stored = byMonth(bills);
   const live = new Map(bills.filter((bill) => !bill.rolledOverAt).map((bill) => [bill.id, bill]));
   let held = 0;
