@@ -7,4 +7,4 @@ if (problems.length > 0) {
   console.error(`\n${problems.length} layer violation(s); see docs/contributing.md, "Layers".`);
   process.exit(1);
 }
-console.log('layers: no SQL outside data-access/, no ORM runtime import in domain/');
+console.log('layers: no SQL outside data-access/, no ORM runtime import in domain/, no cast of a handler input');

@@ -3,13 +3,21 @@ import { join, relative, sep } from 'node:path';
 
 /**
  * The checks of the layers that dependency-cruiser (.dependency-cruiser.cjs) cannot make: SQL text in
- * `domain/` or `entry-points/`, `@mikro-orm/*` imports of `domain/` other than `import type`, and a service
- * running SQL on `em.getConnection()` instead of the one helper `runSql` (shared/src/db/sql.ts).
+ * `domain/` or `entry-points/`, `@mikro-orm/*` imports of `domain/` other than `import type`, a service
+ * running SQL on `em.getConnection()` instead of the one helper `runSql` (shared/src/db/sql.ts), and an entry
+ * point casting a handler's input instead of taking the type its contract gives.
  * scripts/check-layers.ts runs them in `npm run lint`; test/unit/layers.test.ts proves they fail.
  */
 
 /** A statement's opening words; in a string or template literal of `domain/` or `entry-points/` it is SQL. */
 export const SQL_TEXT = /\b(select|insert into|update \w+(?: (?:as )?\w+)? set|delete from)\b/i;
+
+/**
+ * A type assertion an entry point would need if a handler's input did not come typed from its contract
+ * (`input.body as XInput`, `x as unknown as Y`): handlers take the contract's types as they are.
+ */
+export const INPUT_CAST =
+  /\sas unknown as\s|\sas [A-Z][A-Za-z]*Input\b|\b(?:input|params|query|body)(?:\.\w+)*\s+as\s+[A-Z{]/;
 
 /**
  * Domain files of the ledger whose SQL has not yet moved to `data-access/` (a debt, listed so it only shrinks:
@@ -29,6 +37,9 @@ const walk = (dir: string): string[] => {
     return entry.name.endsWith('.ts') ? [path] : [];
   });
 };
+
+/** The source with its comments and string literals blanked out (code only). */
+const stripLiterals = (source: string): string => source.replace(LITERAL_OR_COMMENT, '""');
 
 /** The first string or template literal of a source holding SQL text, or null. */
 export function sqlLiteral(source: string): string | null {
@@ -77,6 +88,8 @@ export function checkLayers(root: string, pending: readonly string[] = PENDING_S
         const listed = layer === 'domain' && pending.includes(path);
         if (sql && !listed) problems.push(`${path}: SQL outside data-access/ (${sql.replace(/\s+/g, ' ')})`);
         if (!sql && listed) problems.push(`${path}: holds no SQL any more; remove it from PENDING_SQL_IN_DOMAIN`);
+        const cast = layer === 'entry-points' ? stripLiterals(source).match(INPUT_CAST) : null;
+        if (cast) problems.push(`${path}: casts a handler's input (${cast[0].trim()}); type it in its contract`);
         if (layer === 'domain') {
           for (const from of ormValueImports(source)) {
             problems.push(`${path}: imports a runtime value of ${from} (domain/ may use \`import type\` only)`);

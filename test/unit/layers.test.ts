@@ -86,6 +86,21 @@ describe('layers (npm run lint)', () => {
     ]);
   });
 
+  it('when an entry point casts a handler input, then the check names it; a typed handler passes', () => {
+    write(
+      'services/ledger/src/entry-points/http/tag-routes.ts',
+      'export const a = (input: { body: unknown }) => create(input.body as TagInput);\n' +
+        'export const b = (query: unknown) => list(query as unknown as PageQuery);\n',
+    );
+    write(
+      'services/ledger/src/entry-points/http/account-routes.ts',
+      "export const c = ({ params }: { params: { id: string } }) => get(params.id); // not 'x as Y'\n",
+    );
+    expect(checkLayers(tree, [])).toEqual([
+      expect.stringMatching(/^services\/ledger\/src\/entry-points\/http\/tag-routes\.ts: casts a handler's input/),
+    ]);
+  });
+
   it('when a listed pending file holds no SQL any more, then the check asks to remove it from the list', () => {
     expect(checkLayers(tree, ['services/ledger/src/domain/accounts/clean.ts'])).toEqual([
       expect.stringContaining('remove it from PENDING_SQL_IN_DOMAIN'),
