@@ -74,6 +74,8 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
       BILLING_URL: `http://127.0.0.1:${base + 2}`,
       INSIGHTS_URL: `http://127.0.0.1:${base + 3}`,
       INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef',
+      // as the `start` script of package.json sets it
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache',
       ...env,
     },
   });
