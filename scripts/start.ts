@@ -15,9 +15,9 @@ type Service = (typeof SERVICES)[number];
 
 /**
  * V8 flags of each service process, ahead of the operator's NODE_OPTIONS (which win): a 4 MB young generation
- * (semi-space) instead of V8's default of up to 32 MB keeps ≈30 MB less per process at rest for no throughput
- * loss measurable on this machine (docs/performance.md). `--optimize-for-size` would cap the peak under load
- * too, but costs a third of the creates' throughput.
+ * (semi-space) instead of V8's default of up to 32 MB keeps ≈20–30 MB less per process at rest; its cost on
+ * creates is within this machine's noise but may reach 10–20 % (docs/performance.md, "Memory").
+ * `--optimize-for-size` would cap the peak under load too, but costs a third of the creates' throughput.
  */
 const SERVICE_NODE_FLAGS = '--max-semi-space-size=4';
 
