@@ -267,11 +267,13 @@ async function topologyPass(stack: TestStack, data: BenchData) {
     // a few seconds to settle (workers connect, first schedulers run) before reading memory at rest
     await new Promise((resolve) => setTimeout(resolve, 5000));
     const rest = topology.rss();
-    log(`RSS at rest (MB): ${JSON.stringify(rest)}`);
+    const restPss = topology.pss();
+    log(`RSS at rest (MB): ${JSON.stringify(rest)}; PSS: ${JSON.stringify(restPss)}`);
     const target: Target = { url: topology.url, databaseUrl: stack.databaseUrl, recategorize: false };
     const { result, peak } = await peakRss(topology, () => scenarios(stack, target, retarget(data, topology.url)));
-    log(`RSS peak under load (MB): ${JSON.stringify(peak)}`);
-    return { results: result, rss: { rest, peak } };
+    const afterPss = topology.pss();
+    log(`RSS peak under load (MB): ${JSON.stringify(peak)}; PSS after the load: ${JSON.stringify(afterPss)}`);
+    return { results: result, rss: { rest, peak }, pss: { rest: restPss, after_load: afterPss } };
   } finally {
     await topology.stop();
   }
@@ -364,6 +366,7 @@ try {
     log(topologyOutput);
     log('');
     log(`RSS MB at rest: ${rssLine(topology.rss.rest)}; peak under the load: ${rssLine(topology.rss.peak)}.`);
+    log(`PSS MB at rest: ${rssLine(topology.pss.rest)}; after the load: ${rssLine(topology.pss.after_load)}.`);
   }
   const totalSeconds = (performance.now() - began) / 1000;
   log('');
@@ -384,7 +387,13 @@ try {
     results,
     table: output,
     topology: topology
-      ? { mode: TOPOLOGY_MODE, results: topology.results, rss_mb: topology.rss, table: topologyOutput }
+      ? {
+          mode: TOPOLOGY_MODE,
+          results: topology.results,
+          rss_mb: topology.rss,
+          pss_mb: topology.pss,
+          table: topologyOutput,
+        }
       : null,
   });
 } finally {

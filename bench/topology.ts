@@ -8,6 +8,11 @@ export interface Topology {
   url: string;
   /** RSS in MB of `npm start`'s wrapper and each service process, by name. */
   rss(): Record<string, number>;
+  /**
+   * PSS in MB, by name: RSS with each shared page (the node binary's code, mapped by all five processes)
+   * divided among the processes sharing it, so the sum is the group's real memory.
+   */
+  pss(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -15,6 +20,15 @@ function rssMb(pid: number): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function pssMb(pid: number): number | null {
+  try {
+    const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
     return kb ? Math.round(Number(kb) / 1024) : null;
   } catch {
     return null;
@@ -55,6 +69,18 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
   throw new Error(`npm start not ready after ${timeoutMs} ms`);
 }
 
+/** One figure of the wrapper and of each service process, by name. */
+function figuresOf(pid: number, read: (pid: number) => number | null): Record<string, number> {
+  const figures: Record<string, number> = {};
+  const wrapper = read(pid);
+  if (wrapper !== null) figures.wrapper = wrapper;
+  for (const [name, childPid] of Object.entries(childrenOf(pid))) {
+    const value = read(childPid);
+    if (value !== null) figures[name] = value;
+  }
+  return figures;
+}
+
 /**
  * The production topology as `npm start` runs it: four processes (gateway, ledger, billing, insights, each
  * with its workers) under the `scripts/start.ts` wrapper, `NODE_ENV=production`, on free ports.
@@ -74,6 +100,8 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
       BILLING_URL: `http://127.0.0.1:${base + 2}`,
       INSIGHTS_URL: `http://127.0.0.1:${base + 3}`,
       INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef',
+      // as the `start` script of package.json sets it
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache',
       ...env,
     },
   });
@@ -81,16 +109,8 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
   const pid = child.pid as number;
   return {
     url,
-    rss() {
-      const figures: Record<string, number> = {};
-      const wrapper = rssMb(pid);
-      if (wrapper !== null) figures.wrapper = wrapper;
-      for (const [name, childPid] of Object.entries(childrenOf(pid))) {
-        const value = rssMb(childPid);
-        if (value !== null) figures[name] = value;
-      }
-      return figures;
-    },
+    rss: () => figuresOf(pid, rssMb),
+    pss: () => figuresOf(pid, pssMb),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,7 +1,10 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { type EntitySchema, MikroORM, type Options } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { ensureDatabase } from './ensure-database.ts';
 import { IdempotencySubscriber } from './idempotency-records.ts';
+
+export { ensureDatabase };
 
 /** Migrations listed by name and class, applied in order. */
 export type MigrationList = NonNullable<NonNullable<Options['migrations']>['migrationsList']>;
@@ -46,27 +49,6 @@ export async function initOrm(options: OrmOptions): Promise<MikroORM> {
     debug: options.onQuery ? ['query'] : false,
     logger: options.onQuery ? (message: string) => options.onQuery?.(message) : undefined,
   });
-}
-
-/** Creates the database named in the URL when it is missing (the server's `postgres` database must be reachable). */
-export async function ensureDatabase(clientUrl: string): Promise<void> {
-  const url = new URL(clientUrl);
-  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const admin = new URL(clientUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (found.rowCount === 0) {
-      await client.query(`create database "${name.replaceAll('"', '""')}"`).catch((err: { code?: string }) => {
-        // another process created it first
-        if (err.code !== '42P04' && err.code !== '23505') throw err;
-      });
-    }
-  } finally {
-    await client.end();
-  }
 }
 
 /** Creates the database if needed and applies a schema's migrations under an advisory lock, so replicas starting together migrate once. */

@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
 import type { OutageLog } from '@finance/shared/http/dependency-outage';
@@ -13,8 +12,10 @@ const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPL
 
 /**
  * Forwards the request to its service with the signed context (and the checked `Idempotency-Key`) and
- * streams the answer back; a service out of reach or silent for `timeoutMs` is a 503 with Retry-After
- * (a keyed retry then replays), logged once per outage by `outage`.
+ * relays the answer; a service out of reach or silent for `timeoutMs` is a 503 with Retry-After
+ * (a keyed retry then replays), logged once per outage by `outage`. The answer (JSON, never streamed by
+ * the services) is read whole and sent with its length in one write: piping it sent a chunked answer,
+ * one socket write for the body and another for its end.
  */
 export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outage?: OutageLog) {
   const base = baseUrl.replace(/\/$/, '');
@@ -30,6 +31,7 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       body = JSON.stringify(req.body);
     }
     let upstream: Awaited<ReturnType<typeof request>>;
+    let payload: Buffer;
     try {
       upstream = await request(`${base}${req.originalUrl}`, {
         method: req.method as 'GET',
@@ -39,6 +41,7 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      payload = Buffer.from(await upstream.body.arrayBuffer());
     } catch (err) {
       outage?.down(err);
       throw new AppError(503, 'Serviço temporariamente indisponível', { headers: { 'retry-after': '5' } });
@@ -49,6 +52,6 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       const value = upstream.headers[name];
       if (typeof value === 'string') res.setHeader(name, value);
     }
-    return pipeline(upstream.body, res);
+    res.end(payload);
   };
 }

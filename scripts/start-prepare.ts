@@ -1,0 +1,25 @@
+import { ensureDatabase } from '@finance/shared/db/ensure-database';
+import { loadGatewayConfig } from '../services/gateway/src/config.ts';
+
+/**
+ * The one-shot step `npm start` runs before its services: validates the configuration (an invalid one stops
+ * the start here, with joi's message), creates the database when missing and prints each service's port as
+ * JSON on stdout. A process of its own, so the supervisor that lives on does not keep joi and pg in memory.
+ */
+const config = loadGatewayConfig();
+await ensureDatabase(config.DATABASE_URL);
+
+function portOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
+}
+
+// PORT is the gateway's; each service listens on the port of the URL the gateway calls it at.
+process.stdout.write(
+  `${JSON.stringify({
+    ledger: portOf(config.LEDGER_URL),
+    billing: portOf(config.BILLING_URL),
+    insights: portOf(config.INSIGHTS_URL),
+    gateway: String(config.PORT),
+  })}\n`,
+);
