@@ -2,7 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
+import { selectTransactions, VIEW_SELECT_COLUMNS } from './transaction-repository.ts';
 
 /**
  * The `costs` rule (docs/decisions.md §8): imported operation types that mean a fee, interest or IOF. It lives
@@ -34,12 +34,15 @@ export async function billTotalRows(em: EntityManager, ctx: CallerContext, billI
   );
 }
 
-/** The card's live entries of some bills (bill payments apart) by date, with `series_total` of installment series. */
+/**
+ * The card's live entries of some bills (bill payments apart) by date, with `series_total` of installment
+ * series; only the viewed columns (the rows only become views).
+ */
 export async function billTransactionRows(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
   const scope = contextSql(ctx, 't');
   return selectTransactions(
     em,
-    `select ${SELECT_COLUMNS},
+    `select ${VIEW_SELECT_COLUMNS},
        case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
          (select sum(s.amount) from transactions s
           where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)::text

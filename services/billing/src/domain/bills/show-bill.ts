@@ -6,7 +6,7 @@ import type { BillMonthQuery, BillTransactionsQuery } from '@finance/shared/cont
 import type { CardTransaction } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billsOfCards, type StoredBill } from '../../data-access/bill-repository.ts';
+import { billsOfCards, byMonth, type StoredBill } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { type CardView, cardView } from '../cards/card-view.ts';
@@ -19,20 +19,20 @@ import { ensureBills } from './ensure-bills.ts';
 
 /** Spec Transaction plus the bill extras of docs/decisions.md §8. */
 function expand(transaction: CardTransaction, card: CardView, bill: StoredBill) {
-  return {
-    ...transaction,
+  // filled in place: the parsed answer is this request's own, and a copy of thousands of rows costs
+  return Object.assign(transaction, {
     credit_card: card,
     total: typeof transaction.total === 'number' ? transaction.total : transaction.amount,
     projected_date: (transaction.billed_at as string | null) ?? toIsoMidnight(bill.closingDate),
     projected_installment: transaction.installment_number ?? null,
     reconciled_with: null,
     reconciles: [],
-  };
+  });
 }
 
 /**
- * The bill of a month and its transactions: a bounded number of queries and exactly one ledger call,
- * whatever the number of transactions.
+ * The bill of a month and its transactions: two statements when the bill exists (the card's and its bills'),
+ * and exactly one ledger call, whatever the number of transactions.
  */
 export async function loadBill(
   em: EntityManager,
@@ -41,9 +41,14 @@ export async function loadBill(
   card: CreditCard,
   month: CalendarDate,
 ) {
-  const { rows, stored } = await em.transactional((tx) => ensureBills(tx, card, [month]));
-  const bill = rows.get(month)!;
-  const cardBills = await billsOfCards(em, [card.id]);
+  // the month's bill usually exists: one read, and a write transaction only to create it
+  let cardBills = await billsOfCards(em, [card.id]);
+  if (!cardBills.some((row) => row.referenceMonth === month)) {
+    await em.transactional((tx) => ensureBills(tx, card, [month]));
+    cardBills = await billsOfCards(em, [card.id]);
+  }
+  const bill = cardBills.find((row) => row.referenceMonth === month)!;
+  const stored = byMonth(cardBills);
   const unrolled = cardBills.filter((row) => !row.rolledOverAt).map((row) => row.id);
   const { transactions, totals, time_zone } = await ledger.billContents(
     ctx,
