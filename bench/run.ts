@@ -7,7 +7,7 @@ import { TestStack } from '../test/support/stack.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { drive } from './load.ts';
 import {
-  billStatement,
+  billStatements,
   listStatement,
   recategorizeStatement,
   sqlLoad,
@@ -141,8 +141,18 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
         request: `GET ${bill}`,
         ...(await httpFigures(`${target.url}${bill}`, person.api)),
         baseline: {
-          name: 'raw SQL of its rows',
-          ...(await sqlLoad(target.databaseUrl, billStatement(sample.body.bill.id), CONNECTIONS, SECONDS)),
+          name: 'raw SQL of its rows and totals',
+          ...(await sqlLoad(
+            target.databaseUrl,
+            billStatements(
+              person.userId,
+              person.cardIds[0],
+              sample.body.bill.id,
+              await unrolledBills(target.databaseUrl, person.cardIds[0], sample.body.bill.id),
+            ),
+            CONNECTIONS,
+            SECONDS,
+          )),
         },
       }),
     );
@@ -211,6 +221,21 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
 
   if (target.recategorize && wanted('rule')) results.push(finish(await recategorization(stack, data)));
   return results;
+}
+
+/** The bills whose totals the show-bill answer reads: the card's bills not yet carried, and the bill itself. */
+async function unrolledBills(databaseUrl: string, cardId: string, billId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'select id from billing.bills where credit_card_id = $1 and (rolled_over_at is null or id = $2)',
+      [cardId, billId],
+    );
+    return rows.map((row: { id: string }) => row.id);
+  } finally {
+    await client.end();
+  }
 }
 
 /**

@@ -22,15 +22,16 @@ export const SELECT_COLUMNS = [
 
 /**
  * Only the columns the API's Transaction shows (`VIEWED_COLUMNS`), each read once, dates and money as text as in
- * `SELECT_COLUMNS`: for reads that only build views of many rows (a bill's), so the driver parses no more.
+ * `SELECT_COLUMNS` and timestamps already in ISO form: for reads that only build views of many rows (a bill's).
  */
-export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) =>
-  spec.type === 'date'
-    ? `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`
-    : spec.type === 'bigint'
-      ? `t.${name}::text as ${name}`
-      : `t.${name}`,
-).join(', ');
+export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
+  if (spec.type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`;
+  if (spec.type === 'bigint') return `t.${name}::text as ${name}`;
+  // the text `Date.toISOString()` gives (milliseconds truncated alike), so the view need not parse a date
+  if (spec.type === 'timestamptz')
+    return `to_char(t.${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${name}`;
+  return `t.${name}`;
+}).join(', ');
 
 type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
 

@@ -13,7 +13,8 @@ import type { TransactionRow } from '../../data-access/transaction-repository.ts
 function viewValue(spec: ColumnSpec, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (spec.type === 'date') return toIsoMidnight(value as string);
-  if (spec.type === 'timestamptz') return iso(value as Date);
+  // ISO text (`…Z`) is how `VIEW_SELECT_COLUMNS` reads a timestamp already: nothing to convert
+  if (spec.type === 'timestamptz') return typeof value === 'string' && value.endsWith('Z') ? value : iso(value as Date);
   return value;
 }
 
