@@ -64,11 +64,11 @@ export function billRowsStatement(ctx: CallerContext, cardId: string, billIds: s
   };
 }
 
-/** The tag links of some transactions. */
+/** The tag links of some transactions (a bill's thousands of ids travel as one array literal, not as a list). */
 export async function tagLinksOf(em: EntityManager, transactionIds: string[]) {
   return runSql<{ transaction_id: string; tag_id: string }>(
     em,
-    'select transaction_id, tag_id from transaction_tags where transaction_id in (?)',
-    [transactionIds],
+    'select transaction_id, tag_id from transaction_tags where transaction_id = any(?::uuid[])',
+    [`{${transactionIds.join(',')}}`],
   );
 }

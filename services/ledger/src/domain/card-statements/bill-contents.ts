@@ -66,13 +66,14 @@ export async function billTransactions(em: EntityManager, ctx: CallerContext, ca
   }
   return rows.map((row) => {
     const seriesTotal = (row as unknown as { series_total: string | null }).series_total;
-    // the view gets the expansions in place (same keys and order as a spread into a new object, one object less)
-    return Object.assign(transactionView(row), {
+    // a spread, not Object.assign: the row stays a fast-mode object, which JSON.stringify writes much faster
+    return {
+      ...transactionView(row),
       account: row.account_id ? (accountById.get(row.account_id) ?? null) : null,
       category: row.category_id ? (categories.get(row.category_id) ?? null) : null,
       subcategory: row.subcategory_id ? (subById.get(row.subcategory_id) ?? null) : null,
       tags: tagsOf.get(row.id) ?? [],
       total: seriesTotal ? Number(seriesTotal) : row.amount,
-    });
+    };
   });
 }

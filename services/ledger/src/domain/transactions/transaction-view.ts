@@ -18,20 +18,14 @@ function viewValue(spec: ColumnSpec, value: unknown): unknown {
   return value;
 }
 
-/** Each viewed column with its API name, computed once (a bill builds thousands of views per request). */
-const VIEW_PLAN = VIEWED_COLUMNS.map(([name, spec]) => [name, viewNameOf(name), spec] as const);
-
-type View = TransactionViewFields & { excluded_dates: string[]; payment_dates: string[]; is_remote: boolean };
-
 /** The Transaction record of the spec: every viewed column (transaction-columns.ts), legacy fields fixed. */
-export function transactionView(row: TransactionRow): View {
-  // one object filled in column order: the same keys and order as building it from entries, fewer allocations
-  const view: Record<string, unknown> = {};
-  for (const [name, key, spec] of VIEW_PLAN) view[key] = viewValue(spec, row[name]);
-  view.excluded_dates = [];
-  view.payment_dates = [];
-  view.is_remote = true;
-  return view as View;
+export function transactionView(row: TransactionRow) {
+  // built from entries, then spread: V8 keeps such objects in fast mode (a keyed store per column would not,
+  // and JSON.stringify of thousands of dictionary-mode rows is markedly slower)
+  const fields = Object.fromEntries(
+    VIEWED_COLUMNS.map(([name, spec]) => [viewNameOf(name), viewValue(spec, row[name])]),
+  ) as TransactionViewFields;
+  return { ...fields, excluded_dates: [] as string[], payment_dates: [] as string[], is_remote: true };
 }
 
 export type TransactionView = ReturnType<typeof transactionView>;
