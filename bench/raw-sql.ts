@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import pg from 'pg';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
+import { billRowsStatement, billTotalsStatement } from '../services/ledger/src/data-access/bill-contents-reads.ts';
 import { listPageStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
 
 export interface SqlLoadResult {
@@ -14,17 +15,21 @@ export interface SqlLoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 
+type Statement = { text: string; values: unknown[] };
+
 /**
- * The raw SQL baseline: `connections` pg clients run the statement back to back for `seconds`, as
+ * The raw SQL baseline: `connections` pg clients run the statement (or the statements, one after the other,
+ * as one request) back to back for `seconds`, as
  * autocannon's connections run requests; the figures are computed the same way (requests per second,
  * p50/p99 of the latency in ms).
  */
 export async function sqlLoad(
   databaseUrl: string,
-  statement: { text: string; values: unknown[] },
+  statement: Statement | Statement[],
   connections: number,
   seconds: number,
 ): Promise<SqlLoadResult> {
+  const statements = Array.isArray(statement) ? statement : [statement];
   const clients = await Promise.all(
     Array.from({ length: connections }, async () => {
       // the services' statements name their tables unqualified, resolved on the ledger's search path
@@ -41,7 +46,7 @@ export async function sqlLoad(
       clients.map(async (client) => {
         while (performance.now() < until) {
           const sent = performance.now();
-          await client.query(statement);
+          for (const one of statements) await client.query(one);
           latencies.push(performance.now() - sent);
         }
       }),
@@ -81,26 +86,33 @@ export async function timeRolledBack(
 
 const personal = (userId: string): CallerContext => ({ userId, profileId: null, business: false, keyId: null });
 
-/** A production statement (`?` placeholders, as the services run it through MikroORM) in pg's `$n` form. */
-export function fromProduction(statement: { sql: string; params: unknown[] }): { text: string; values: unknown[] } {
-  let n = 0;
-  return { text: statement.sql.replace(/\?/g, () => `$${++n}`), values: statement.params };
+/**
+ * A production statement (`?` placeholders, as the services run it through MikroORM) in pg's `$n` form; an
+ * array parameter (`in (?)`) becomes one placeholder per element, as MikroORM expands it.
+ */
+export function fromProduction(statement: { sql: string; params: unknown[] }): Statement {
+  const values: unknown[] = [];
+  let index = 0;
+  const text = statement.sql.replace(/\?/g, () => {
+    const param = statement.params[index++];
+    const items = Array.isArray(param) ? param : [param];
+    return items.map((item) => `$${values.push(item)}`).join(', ');
+  });
+  return { text, values };
 }
 
 /** The ledger's own page statement of `GET /v1/transactions` (imported, so the bench measures what runs). */
 export const listStatement = (userId: string, from: string, to: string, limit: number) =>
   fromProduction(listPageStatement(personal(userId), { start_date: from, end_date: to }, limit, null));
 
-/** The floor of a bill's listing: its live transactions with their category and subcategory rows. */
-export const billStatement = (billId: string) => ({
-  text: `select t.*, to_jsonb(c) as category, to_jsonb(s) as subcategory
-         from ledger.transactions t
-         left join ledger.categories c on c.id = t.category_id
-         left join ledger.subcategories s on s.id = t.subcategory_id
-         where t.bill_id = $1 and t.deleted_at is null
-         order by t.date, t.id`,
-  values: [billId],
-});
+/**
+ * The database work of a bill's answer, as the ledger runs it (its own builders): the bill's rows with the
+ * series totals, then the totals of the card's bills not yet carried (the card's available limit needs them).
+ */
+export const billStatements = (userId: string, cardId: string, billId: string, totalsBillIds: string[]) => [
+  fromProduction(billRowsStatement(personal(userId), cardId, [billId])),
+  fromProduction(billTotalsStatement(personal(userId), totalsBillIds)),
+];
 
 /** The ledger's subcategory aggregate (`totalsBySubcategory`) for a personal context, imported from it. */
 export const subcategoryStatement = (userId: string, from: string, to: string) =>

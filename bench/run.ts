@@ -7,7 +7,7 @@ import { TestStack } from '../test/support/stack.ts';
 import { startBaselineServer } from './baseline-server.ts';
 import { drive } from './load.ts';
 import {
-  billStatement,
+  billStatements,
   listStatement,
   recategorizeStatement,
   sqlLoad,
@@ -41,6 +41,9 @@ const TOPOLOGY_MODE =
   '`npm start` topology: scripts/start.ts wrapper + four processes (gateway, ledger, billing, insights with their workers), NODE_ENV=production, same database and seed';
 /** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
+/** `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, yield, create, rule); all by default. */
+const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
+const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
 
 /** Where a pass sends its load: the gateway's URL and the database its baselines query. */
 interface Target {
@@ -99,29 +102,32 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
   const month = addMonthsClamped(startOfMonth(data.today), -6);
 
   const list = `/v1/transactions?limit=50&start_date=${month}&end_date=${endOfMonth(month)}`;
-  results.push(
-    finish(
-      skipIfMissing('List transactions (50, one month)', `GET ${list}`, ['listTransactions']) ?? {
-        scenario: 'List transactions (50, one month)',
-        request: `GET ${list}`,
-        ...(await httpFigures(`${target.url}${list}`, person.api)),
-        baseline: {
-          name: 'raw SQL',
-          ...(await sqlLoad(
-            target.databaseUrl,
-            listStatement(person.userId, month, endOfMonth(month), 50),
-            CONNECTIONS,
-            SECONDS,
-          )),
+  if (wanted('list'))
+    results.push(
+      finish(
+        skipIfMissing('List transactions (50, one month)', `GET ${list}`, ['listTransactions']) ?? {
+          scenario: 'List transactions (50, one month)',
+          request: `GET ${list}`,
+          ...(await httpFigures(`${target.url}${list}`, person.api)),
+          baseline: {
+            name: 'raw SQL',
+            ...(await sqlLoad(
+              target.databaseUrl,
+              listStatement(person.userId, month, endOfMonth(month), 50),
+              CONNECTIONS,
+              SECONDS,
+            )),
+          },
         },
-      },
-    ),
-  );
+      ),
+    );
 
   const billMonth = addMonthsClamped(startOfMonth(data.today), -2);
   const bill = `/v2/bills/show-by-card/${person.cardIds[0]}?date=${billMonth}`;
   const missingBill = skipIfMissing('Show bill', `GET ${bill}`, ['showBill']);
-  if (missingBill || !person.cardIds.length) {
+  if (!wanted('bill')) {
+    // not asked for
+  } else if (missingBill || !person.cardIds.length) {
     results.push(
       finish(missingBill ?? { scenario: 'Show bill', request: `GET ${bill}`, skipped: 'no cards were seeded' }),
     );
@@ -135,47 +141,61 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
         request: `GET ${bill}`,
         ...(await httpFigures(`${target.url}${bill}`, person.api)),
         baseline: {
-          name: 'raw SQL of its rows',
-          ...(await sqlLoad(target.databaseUrl, billStatement(sample.body.bill.id), CONNECTIONS, SECONDS)),
+          name: 'raw SQL of its rows and totals',
+          ...(await sqlLoad(
+            target.databaseUrl,
+            billStatements(
+              person.userId,
+              person.cardIds[0],
+              sample.body.bill.id,
+              await unrolledBills(target.databaseUrl, person.cardIds[0], sample.body.bill.id),
+            ),
+            CONNECTIONS,
+            SECONDS,
+          )),
         },
       }),
     );
   }
 
   const report = `/v1/reports/subcategory-details?start_date=${data.start}&end_date=${data.today}`;
-  results.push(
-    finish(
-      skipIfMissing('Subcategory report (one year)', `GET ${report}`, ['subcategoryReport']) ?? {
-        scenario: 'Subcategory report (one year)',
-        request: `GET ${report}`,
-        ...(await httpFigures(`${target.url}${report}`, person.api)),
-        baseline: {
-          name: 'raw SQL aggregate',
-          ...(await sqlLoad(
-            target.databaseUrl,
-            subcategoryStatement(person.userId, data.start, data.today),
-            CONNECTIONS,
-            SECONDS,
-          )),
+  if (wanted('report'))
+    results.push(
+      finish(
+        skipIfMissing('Subcategory report (one year)', `GET ${report}`, ['subcategoryReport']) ?? {
+          scenario: 'Subcategory report (one year)',
+          request: `GET ${report}`,
+          ...(await httpFigures(`${target.url}${report}`, person.api)),
+          baseline: {
+            name: 'raw SQL aggregate',
+            ...(await sqlLoad(
+              target.databaseUrl,
+              subcategoryStatement(person.userId, data.start, data.today),
+              CONNECTIONS,
+              SECONDS,
+            )),
+          },
         },
-      },
-    ),
-  );
+      ),
+    );
 
   const yieldPath = `/v1/investments/yield?date=${data.today}&limit=20`;
-  results.push(
-    finish(
-      skipIfMissing('Investment yield report', `GET ${yieldPath}`, ['investmentYield']) ?? {
-        scenario: 'Investment yield report',
-        request: `GET ${yieldPath}`,
-        ...(await httpFigures(`${target.url}${yieldPath}`, person.api)),
-      },
-    ),
-  );
+  if (wanted('yield'))
+    results.push(
+      finish(
+        skipIfMissing('Investment yield report', `GET ${yieldPath}`, ['investmentYield']) ?? {
+          scenario: 'Investment yield report',
+          request: `GET ${yieldPath}`,
+          ...(await httpFigures(`${target.url}${yieldPath}`, person.api)),
+        },
+      ),
+    );
 
   const body = { amount: 4590, date: data.today, is_expense: true, title: 'Café', account_id: person.accountIds[1] };
   const missingCreate = skipIfMissing('Create transaction', 'POST /v1/transactions', ['createTransaction']);
-  if (missingCreate) results.push(finish(missingCreate));
+  if (!wanted('create')) {
+    // not asked for
+  } else if (missingCreate) results.push(finish(missingCreate));
   else {
     const since = new Date();
     const gateway = await httpFigures(`${target.url}/v1/transactions`, person.api, 'POST', body);
@@ -199,8 +219,23 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
     }
   }
 
-  if (target.recategorize) results.push(finish(await recategorization(stack, data)));
+  if (target.recategorize && wanted('rule')) results.push(finish(await recategorization(stack, data)));
   return results;
+}
+
+/** The bills whose totals the show-bill answer reads: the card's bills not yet carried, and the bill itself. */
+async function unrolledBills(databaseUrl: string, cardId: string, billId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'select id from billing.bills where credit_card_id = $1 and (rolled_over_at is null or id = $2)',
+      [cardId, billId],
+    );
+    return rows.map((row: { id: string }) => row.id);
+  } finally {
+    await client.end();
+  }
 }
 
 /**

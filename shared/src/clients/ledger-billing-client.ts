@@ -15,6 +15,7 @@ import { lookupIn } from '../contracts/route.ts';
 import type { InternalClient } from '../http/internal-client.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);
+const ROWS_KEY = ',"transactions":';
 const contextRoute = lookupIn(ledgerForServicesRoutes);
 const accountRoute = lookupIn(accountRoutes);
 
@@ -28,19 +29,33 @@ export class LedgerBillingClient {
 
   /**
    * In one call: the live card transactions of `billIds` (bill payments excluded), expanded with account,
-   * category, subcategory, tags and `total`, the totals of every bill in `totalsBillIds`, and the
-   * context's time zone (its today decides the bill's status).
+   * category, subcategory, tags, `total` and the bill extras but `credit_card` (`closingDate` gives the
+   * projected date of rows not billed yet), the totals of every bill in `totalsBillIds`, and the context's time
+   * zone (its today decides the bill's status). The rows stay the JSON text they came in (`transactionsJson`,
+   * an array): billing adds the card to each and passes them on without parsing thousands of rows.
    */
-  billContents(
+  async billContents(
     context: CallerContext,
     creditCardId: string,
     billIds: string[],
     totalsBillIds: string[],
-  ): Promise<BillContents> {
-    return this.http.send(route('searchCardTransactions'), {
+    closingDate: string,
+  ): Promise<{ totals: BillTotals[]; time_zone: string; transactionsJson: string }> {
+    const text = await this.http.sendForText(route('searchCardTransactions'), {
       context,
-      body: { credit_card_id: creditCardId, bill_ids: billIds, totals_bill_ids: totalsBillIds },
+      body: {
+        credit_card_id: creditCardId,
+        bill_ids: billIds,
+        totals_bill_ids: totalsBillIds,
+        closing_date: closingDate,
+      },
     });
+    // `transactions` is the answer's last key (BillContents); the first `,"transactions":` outside a string is
+    // that key, and no string holds one: JSON escapes every quote inside a string
+    const at = text.indexOf(ROWS_KEY);
+    if (at < 0 || !text.endsWith('}')) throw new Error('searchCardTransactions: unexpected answer');
+    const head: Omit<BillContents, 'transactions'> = JSON.parse(`${text.slice(0, at)}}`);
+    return { totals: head.totals, time_zone: head.time_zone, transactionsJson: text.slice(at + ROWS_KEY.length, -1) };
   }
 
   /** The IANA zone of the context's "today" (live from ledger). */

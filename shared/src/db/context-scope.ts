@@ -35,4 +35,5 @@ export const contextRefSchema = Joi.object({
   profile_id: Joi.string().guid().allow(null).required(),
 });
 
-export const iso = (date: Date | null | undefined): string | null => (date ? new Date(date).toISOString() : null);
+export const iso = (date: Date | null | undefined): string | null =>
+  date ? (date instanceof Date ? date : new Date(date)).toISOString() : null;

@@ -69,6 +69,10 @@ export function insideOpenTransaction(): boolean {
   return em ? em.isInTransaction() : false;
 }
 
+/** A path's parameters as the text they take in the URL. */
+const textParams = (params: object | undefined): Record<string, string> =>
+  params ? Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) : {};
+
 /** Typed calls to another service's internal API, signing the caller's context; 4xx keep their status. */
 export class InternalClient {
   readonly baseUrl: string;
@@ -90,13 +94,22 @@ export class InternalClient {
     contract: RouteContract<P, Q, B>,
     options: ContractCallOptions<P, Q, B>,
   ): Promise<R> {
-    const params = options.params
-      ? Object.fromEntries(Object.entries(options.params).map(([k, v]) => [k, String(v)]))
-      : {};
-    return this.call<R>(VERBS[contract.method], pathOf(contract, params), options);
+    const text = await this.call(VERBS[contract.method], pathOf(contract, textParams(options.params)), options);
+    return (text ? JSON.parse(text) : undefined) as R;
   }
 
-  private async call<T>(method: Dispatcher.HttpMethod, path: string, options: CallOptions): Promise<T> {
+  /**
+   * The same call answering the success body as the JSON text it came in, unparsed: for a large answer the
+   * caller passes on (mostly) as it is.
+   */
+  async sendForText<P extends object = NoInput, Q extends object = NoInput, B = unknown>(
+    contract: RouteContract<P, Q, B>,
+    options: ContractCallOptions<P, Q, B>,
+  ): Promise<string> {
+    return this.call(VERBS[contract.method], pathOf(contract, textParams(options.params)), options);
+  }
+
+  private async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions): Promise<string> {
     if (insideOpenTransaction()) throw new CallInsideTransactionError(method, path);
     this.calls += 1;
     const headers = injectTraceHeaders({ [CONTEXT_HEADER]: signContext(options.context, this.secret) });
@@ -117,13 +130,13 @@ export class InternalClient {
       throw new AppError(503, 'Serviço interno indisponível');
     }
     const text = await response.body.text();
-    const data = text ? JSON.parse(text) : undefined;
     if (response.statusCode >= 400) {
+      const data = text ? JSON.parse(text) : undefined;
       if (response.statusCode < 500 && data?.message) {
         throw new AppError(response.statusCode, data.message, { details: data.details });
       }
       throw new AppError(502, 'Falha em serviço interno');
     }
-    return data as T;
+    return text;
   }
 }

@@ -15,6 +15,17 @@ export class Reply {
   }
 }
 
+/**
+ * A success body already serialized as JSON (a large answer assembled from another service's text): sent as
+ * `res.json` would send its parsed form, without parsing and serializing it again.
+ */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 export type RouteHandler<P, Q, B> = (
   input: RouteInput<P, Q, B>,
   context: CallerContext,
@@ -62,7 +73,11 @@ export function mountRoute<P extends object, Q extends object, B>(
     }
     const result = await handler(input, callerOf(res), req);
     if (result instanceof Reply) res.status(result.status).json(result.body);
-    else res.status(status).json(result);
+    else if (result instanceof JsonText) {
+      // what res.json does after JSON.stringify: the same headers and bytes
+      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+      res.status(status).send(result.text);
+    } else res.status(status).json(result);
   });
   const served = mounted.get(router) ?? new Set<AnyRoute>();
   served.add(contract);

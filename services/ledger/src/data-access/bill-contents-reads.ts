@@ -2,7 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
+import { selectTransactions, VIEW_SELECT_COLUMNS } from './transaction-repository.ts';
 
 /**
  * The `costs` rule (docs/decisions.md §8): imported operation types that mean a fee, interest or IOF. It lives
@@ -16,10 +16,15 @@ const COST_PATTERN = '(tarifa|juros|iof|encargo|multa|anuidade|fee|interest)';
  * them into a bill's figures (`billFigures` in billing's domain): no balance arithmetic here.
  */
 export async function billTotalRows(em: EntityManager, ctx: CallerContext, billIds: string[]) {
+  const statement = billTotalsStatement(ctx, billIds);
+  return runSql<Record<string, string>>(em, statement.sql, statement.params);
+}
+
+/** The statement of `billTotalRows` (`?` placeholders, an array for `in (?)`); the bench runs it too. */
+export function billTotalsStatement(ctx: CallerContext, billIds: string[]): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 't');
-  return runSql<Record<string, string>>(
-    em,
-    `select t.bill_id,
+  return {
+    sql: `select t.bill_id,
        coalesce(sum(t.amount) filter (where not t.is_bill_payment and t.is_expense), 0)::text as purchases,
        coalesce(sum(t.amount) filter (where not t.is_bill_payment and not t.is_expense), 0)::text as credits,
        coalesce(sum(case when t.is_expense then t.amount else -t.amount end) filter (where t.is_bill_payment), 0)::text as payments,
@@ -30,16 +35,24 @@ export async function billTotalRows(em: EntityManager, ctx: CallerContext, billI
      from transactions t
      where t.bill_id in (?) and t.deleted_at is null and ${scope.sql}
      group by t.bill_id`,
-    [COST_PATTERN, billIds, ...scope.params],
-  );
+    params: [COST_PATTERN, billIds, ...scope.params],
+  };
 }
 
-/** The card's live entries of some bills (bill payments apart) by date, with `series_total` of installment series. */
+/**
+ * The card's live entries of some bills (bill payments apart) by date, with `series_total` of installment
+ * series; only the viewed columns (the rows only become views).
+ */
 export async function billTransactionRows(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
+  const statement = billRowsStatement(ctx, cardId, billIds);
+  return selectTransactions(em, statement.sql, statement.params);
+}
+
+/** The statement of `billTransactionRows` (`?` placeholders, an array for `in (?)`); the bench runs it too. */
+export function billRowsStatement(ctx: CallerContext, cardId: string, billIds: string[]) {
   const scope = contextSql(ctx, 't');
-  return selectTransactions(
-    em,
-    `select ${SELECT_COLUMNS},
+  return {
+    sql: `select ${VIEW_SELECT_COLUMNS},
        case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
          (select sum(s.amount) from transactions s
           where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)::text
@@ -47,15 +60,15 @@ export async function billTransactionRows(em: EntityManager, ctx: CallerContext,
      from transactions t
      where t.credit_card_id = ? and t.bill_id in (?) and not t.is_bill_payment and t.deleted_at is null and ${scope.sql}
      order by t.date, t.id`,
-    [cardId, billIds, ...scope.params],
-  );
+    params: [cardId, billIds, ...scope.params],
+  };
 }
 
-/** The tag links of some transactions. */
+/** The tag links of some transactions (a bill's thousands of ids travel as one array literal, not as a list). */
 export async function tagLinksOf(em: EntityManager, transactionIds: string[]) {
   return runSql<{ transaction_id: string; tag_id: string }>(
     em,
-    'select transaction_id, tag_id from transaction_tags where transaction_id in (?)',
-    [transactionIds],
+    'select transaction_id, tag_id from transaction_tags where transaction_id = any(?::uuid[])',
+    [`{${transactionIds.join(',')}}`],
   );
 }

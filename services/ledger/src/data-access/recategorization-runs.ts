@@ -1,8 +1,9 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
+import { changedColumns, changedItemSql } from '../domain/transactions/record-changes.ts';
 import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
+import type { OutboxInsert } from './transaction-repository.ts';
 
 /** One apply_to_existing job: what it applies (a snapshot of the rule), where it is and what it changed. */
 export interface RunRow {
@@ -70,11 +71,21 @@ const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 export interface BatchResult {
   scanned: number;
   last_id: string | null;
-  changed: ChangedRow[];
+  /** How many rows changed (the event lists them). */
+  changed: number;
 }
 
-/** The next batch after the cursor, in id order; only rows not already in the rule's category change. */
-export async function applyRecategorizationBatch(em: EntityManager, run: RunRow, size: number): Promise<BatchResult> {
+/**
+ * The next batch after the cursor, in id order; only rows not already in the rule's category change. The same
+ * statement writes `event` (an empty `data.transactions`) with the changed rows as its items, when any
+ * changed: the rows never come to Node.
+ */
+export async function applyRecategorizationBatch(
+  em: EntityManager,
+  run: RunRow,
+  size: number,
+  event: OutboxInsert,
+): Promise<BatchResult> {
   const match = matchSql(contextOfRow(run), run);
   const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
   const [result] = await runSql<BatchResult>(
@@ -85,10 +96,14 @@ export async function applyRecategorizationBatch(em: EntityManager, run: RunRow,
        update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
        from batch b where t.id = b.id and (${differs})
        returning ${changedColumns()}
+     ), event as (
+       insert into outbox_events (id, type, payload)
+       select ?, ?, jsonb_set(?::jsonb, '{data,transactions}', jsonb_agg(${changedItemSql('c')}))
+       from changed c having count(*) > 0
      )
      select (select count(*) from batch)::int as scanned,
        (select id from batch order by id desc limit 1) as last_id,
-       coalesce((select json_agg(c) from changed c), '[]'::json) as changed`,
+       (select count(*) from changed)::int as changed`,
     [
       ...match.params,
       run.cursor_id ?? FIRST_ID,
@@ -97,6 +112,9 @@ export async function applyRecategorizationBatch(em: EntityManager, run: RunRow,
       run.subcategory_id,
       run.category_id,
       run.subcategory_id,
+      event.id,
+      event.type,
+      JSON.stringify(event.payload),
     ],
   );
   return result;

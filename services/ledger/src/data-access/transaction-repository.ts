@@ -4,7 +4,7 @@ import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
-import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow } from './transaction-columns.ts';
+import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
 
 export type { NewTransaction, TransactionRow } from './transaction-columns.ts';
 
@@ -19,6 +19,19 @@ export const SELECT_COLUMNS = [
   ),
   ...ENTRY_COLUMNS.filter(([, spec]) => spec.type === 'bigint').map(([name]) => `t.${name}::text as ${name}`),
 ].join(', ');
+
+/**
+ * Only the columns the API's Transaction shows (`VIEWED_COLUMNS`), each read once, dates and money as text as in
+ * `SELECT_COLUMNS` and timestamps already in ISO form: for reads that only build views of many rows (a bill's).
+ */
+export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
+  if (spec.type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`;
+  if (spec.type === 'bigint') return `t.${name}::text as ${name}`;
+  // the text `Date.toISOString()` gives (milliseconds truncated alike), so the view need not parse a date
+  if (spec.type === 'timestamptz')
+    return `to_char(t.${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${name}`;
+  return `t.${name}`;
+}).join(', ');
 
 type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
 

@@ -33,12 +33,19 @@ export interface BillContentsInput {
   credit_card_id: string;
   bill_ids: string[];
   totals_bill_ids: string[];
+  /** The bill's closing date: a row's `projected_date` when it has no `billed_at` (docs/decisions.md §8). */
+  closing_date: string;
 }
 
+/**
+ * The answer of `searchCardTransactions`, in this key order: `totals`, `time_zone`, then `transactions` (rows
+ * with the bill extras of docs/decisions.md §8 but `credit_card`, which billing adds: it depends on the totals).
+ * Last, so billing can pass the rows on as text.
+ */
 export interface BillContents {
-  transactions: CardTransaction[];
   totals: BillTotals[];
   time_zone: string;
+  transactions: CardTransaction[];
 }
 
 export interface CardDatesInput {
@@ -112,8 +119,9 @@ export const ledgerForBillingRoutes = [
       credit_card_id: anyUuid().required(),
       bill_ids: billIds,
       totals_bill_ids: billIds,
+      closing_date: calendarDate().required(),
     }),
-    responses: { 200: { description: '`{transactions, totals, time_zone}`' } },
+    responses: { 200: { description: '`{totals, time_zone, transactions}`, in that order' } },
   }),
   defineRoute({
     ...common,

@@ -1,12 +1,13 @@
-import { type CalendarDate, startOfMonth, toIsoMidnight } from '@finance/shared/calendar';
+import { type CalendarDate, startOfMonth } from '@finance/shared/calendar';
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
 import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillMonthQuery, BillTransactionsQuery } from '@finance/shared/contracts/billing/bills';
 import type { CardTransaction } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { notFound } from '@finance/shared/errors/app-error';
+import { JsonText } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billsOfCards, type StoredBill } from '../../data-access/bill-repository.ts';
+import { billsOfCards, byMonth } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
 import { type CardView, cardView } from '../cards/card-view.ts';
@@ -17,22 +18,18 @@ import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
 import { ensureBills } from './ensure-bills.ts';
 
-/** Spec Transaction plus the bill extras of docs/decisions.md §8. */
-function expand(transaction: CardTransaction, card: CardView, bill: StoredBill) {
-  return {
-    ...transaction,
-    credit_card: card,
-    total: typeof transaction.total === 'number' ? transaction.total : transaction.amount,
-    projected_date: (transaction.billed_at as string | null) ?? toIsoMidnight(bill.closingDate),
-    projected_installment: transaction.installment_number ?? null,
-    reconciled_with: null,
-    reconciles: [],
-  };
-}
+/**
+ * The ledger's rows (a JSON array, each with the bill extras of docs/decisions.md §8 but the card) with the
+ * card's record before each `projected_date`, where the spec's Transaction of a bill carries it. A
+ * `,"projected_date":` outside a string is that key (JSON escapes every quote inside a string).
+ */
+const withCard = (rowsJson: string, card: CardView) =>
+  rowsJson.replaceAll(',"projected_date":', `,"credit_card":${JSON.stringify(card)},"projected_date":`);
 
 /**
- * The bill of a month and its transactions: a bounded number of queries and exactly one ledger call,
- * whatever the number of transactions.
+ * The bill of a month and its transactions (as JSON text, `rows: false` leaves them out): two statements when
+ * the bill exists (the card's and its bills'), and exactly one ledger call, whatever the number of
+ * transactions.
  */
 export async function loadBill(
   em: EntityManager,
@@ -40,16 +37,23 @@ export async function loadBill(
   ctx: CallerContext,
   card: CreditCard,
   month: CalendarDate,
+  { rows = true } = {},
 ) {
-  const { rows, stored } = await em.transactional((tx) => ensureBills(tx, card, [month]));
-  const bill = rows.get(month)!;
-  const cardBills = await billsOfCards(em, [card.id]);
+  // the month's bill usually exists: one read, and a write transaction only to create it
+  let cardBills = await billsOfCards(em, [card.id]);
+  if (!cardBills.some((row) => row.referenceMonth === month)) {
+    await em.transactional((tx) => ensureBills(tx, card, [month]));
+    cardBills = await billsOfCards(em, [card.id]);
+  }
+  const bill = cardBills.find((row) => row.referenceMonth === month)!;
+  const stored = byMonth(cardBills);
   const unrolled = cardBills.filter((row) => !row.rolledOverAt).map((row) => row.id);
-  const { transactions, totals, time_zone } = await ledger.billContents(
+  const { transactionsJson, totals, time_zone } = await ledger.billContents(
     ctx,
     card.id,
-    [bill.id],
+    rows ? [bill.id] : [],
     [...new Set([...unrolled, bill.id])],
+    bill.closingDate,
   );
   const today = todayIn(time_zone);
   const cardRecord = cardView(card, heldByCard(card, cardBills, totals, today));
@@ -60,7 +64,7 @@ export async function loadBill(
       totals.find((total) => total.bill_id === bill.id),
       today,
     ),
-    transactions: transactions.map((transaction) => expand(transaction, cardRecord, bill)),
+    transactionsJson: withCard(transactionsJson, cardRecord),
   };
 }
 
@@ -78,7 +82,10 @@ export async function showBillByCard(
   query: BillMonthQuery,
 ) {
   const card = await cardOf(em, ctx, cardId);
-  return loadBill(em, ledger, ctx, card, startOfMonth(query.date ?? (await contextToday(ledger, ctx))));
+  const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
+  const { bill, transactionsJson } = await loadBill(em, ledger, ctx, card, month);
+  // the rows pass on as the text they came in: thousands of them are neither parsed nor serialized again
+  return new JsonText(`{"bill":${JSON.stringify(bill)},"transactions":${transactionsJson}}`);
 }
 
 const dayOf = (value: unknown) => String(value).slice(0, 10);
@@ -92,7 +99,8 @@ export async function listBillTransactions(
 ) {
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
-  const { transactions } = await loadBill(em, ledger, ctx, card, month);
+  const { transactionsJson } = await loadBill(em, ledger, ctx, card, month);
+  const transactions: CardTransaction[] = JSON.parse(transactionsJson);
   const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
   const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
   return {

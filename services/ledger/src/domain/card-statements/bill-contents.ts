@@ -1,3 +1,4 @@
+import { type CalendarDate, toIsoMidnight } from '@finance/shared/calendar';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -32,10 +33,17 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
 }
 
 /**
- * The card entries of some bills with their account, category, subcategory and tags, and `total` (the
- * purchase total of an installment series): a fixed number of queries whatever the number of rows.
+ * The card entries of some bills with their account, category, subcategory and tags, `total` (the purchase
+ * total of an installment series) and the bill extras of docs/decisions.md §8 but `credit_card` (billing adds
+ * it): a fixed number of queries whatever the number of rows.
  */
-export async function billTransactions(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
+export async function billTransactions(
+  em: EntityManager,
+  ctx: CallerContext,
+  cardId: string,
+  billIds: string[],
+  closingDate: CalendarDate,
+) {
   if (billIds.length === 0) return [];
   const rows = await billTransactionRows(em, ctx, cardId, billIds);
   if (rows.length === 0) return [];
@@ -64,15 +72,22 @@ export async function billTransactions(em: EntityManager, ctx: CallerContext, ca
     const tag = tags.get(link.tag_id);
     if (tag) tagsOf.set(link.transaction_id, [...(tagsOf.get(link.transaction_id) ?? []), tag]);
   }
+  const closing = toIsoMidnight(closingDate);
   return rows.map((row) => {
     const seriesTotal = (row as unknown as { series_total: string | null }).series_total;
+    // a spread, not Object.assign: the row stays a fast-mode object, which JSON.stringify writes much faster
+    const view = transactionView(row);
     return {
-      ...transactionView(row),
+      ...view,
       account: row.account_id ? (accountById.get(row.account_id) ?? null) : null,
       category: row.category_id ? (categories.get(row.category_id) ?? null) : null,
       subcategory: row.subcategory_id ? (subById.get(row.subcategory_id) ?? null) : null,
       tags: tagsOf.get(row.id) ?? [],
       total: seriesTotal ? Number(seriesTotal) : row.amount,
+      projected_date: view.billed_at ?? closing,
+      projected_installment: row.installment_number ?? null,
+      reconciled_with: null,
+      reconciles: [],
     };
   });
 }

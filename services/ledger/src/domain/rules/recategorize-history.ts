@@ -8,7 +8,7 @@ import {
 } from '../../data-access/recategorization-runs.ts';
 import { contextOfRow } from '../../data-access/rule-match-sql.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
-import { recordTransactionChanges } from '../transactions/record-changes.ts';
+import { transactionChangesEvent } from '../transactions/record-changes.ts';
 
 export const RECATEGORIZATION_BATCH = 5_000;
 
@@ -36,15 +36,16 @@ async function step(em: EntityManager, jobId: string, size: number): Promise<Run
     const run = await lockRun(tx, jobId);
     if (!run) throw new RunNotFound(jobId);
     if (run.finished_at) return run;
-    const batch = await applyRecategorizationBatch(tx, run, size);
+    // the batch's `transaction.changed` is written by its UPDATE statement (items built in SQL)
+    const event = transactionChangesEvent(contextOfRow(run), 'updated', []);
+    const batch = await applyRecategorizationBatch(tx, run, size, event);
     const finished = batch.scanned < size;
     await advanceRun(tx, jobId, {
       lastId: batch.last_id,
       scanned: batch.scanned,
-      changed: batch.changed.length,
+      changed: batch.changed,
       finished,
     });
-    recordTransactionChanges(tx, contextOfRow(run), 'updated', batch.changed);
     if (finished) {
       recordEvent(
         tx,
@@ -53,14 +54,14 @@ async function step(em: EntityManager, jobId: string, size: number): Promise<Run
         {
           rule_id: run.rule_id,
           job_id: jobId,
-          updated: run.changed + batch.changed.length,
+          updated: run.changed + batch.changed,
         },
       );
     }
     const next: RunRow = {
       ...run,
       scanned: run.scanned + batch.scanned,
-      changed: run.changed + batch.changed.length,
+      changed: run.changed + batch.changed,
       cursor_id: batch.last_id ?? run.cursor_id,
       finished_at: finished ? new Date() : null,
     };

@@ -16,6 +16,15 @@ export const changedColumns = (alias = 't') =>
   `${alias}.id, to_char(${alias}.date, 'YYYY-MM-DD') as date, ${alias}.amount::text as amount, ${alias}.is_expense, ` +
   `${alias}.category_id, ${alias}.subcategory_id, ${alias}.type`;
 
+/**
+ * One `transaction.changed` item (what `eventItem` gives) built by SQL from a `returning ${changedColumns()}`
+ * row as `alias`, for a statement that writes its event itself without the rows coming to Node.
+ */
+export const changedItemSql = (alias: string) =>
+  `jsonb_build_object('id', ${alias}.id, 'date', ${alias}.date, 'amount', ${alias}.amount::bigint, ` +
+  `'is_expense', ${alias}.is_expense, 'category_id', ${alias}.category_id, ` +
+  `'subcategory_id', ${alias}.subcategory_id, 'type', ${alias}.type)`;
+
 /** Writes `transaction.changed` in the command's transaction (flushed with its commit). */
 export function recordTransactionChanges(
   em: EntityManager,

@@ -13,12 +13,15 @@ import type { TransactionRow } from '../../data-access/transaction-repository.ts
 function viewValue(spec: ColumnSpec, value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (spec.type === 'date') return toIsoMidnight(value as string);
-  if (spec.type === 'timestamptz') return iso(value as Date);
+  // ISO text (`…Z`) is how `VIEW_SELECT_COLUMNS` reads a timestamp already: nothing to convert
+  if (spec.type === 'timestamptz') return typeof value === 'string' && value.endsWith('Z') ? value : iso(value as Date);
   return value;
 }
 
 /** The Transaction record of the spec: every viewed column (transaction-columns.ts), legacy fields fixed. */
 export function transactionView(row: TransactionRow) {
+  // built from entries, then spread: V8 keeps such objects in fast mode (a keyed store per column would not,
+  // and JSON.stringify of thousands of dictionary-mode rows is markedly slower)
   const fields = Object.fromEntries(
     VIEWED_COLUMNS.map(([name, spec]) => [viewNameOf(name), viewValue(spec, row[name])]),
   ) as TransactionViewFields;

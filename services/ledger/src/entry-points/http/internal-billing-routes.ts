@@ -20,11 +20,13 @@ export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntim
   const { orm } = runtime;
   mountRoute(router, route('searchCardTransactions'), async ({ body }, ctx) => {
     const em = orm.em.fork();
+    const transactions = await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date);
     return {
-      transactions: await billTransactions(em, ctx, body.credit_card_id, body.bill_ids),
       totals: await billTotals(em, ctx, body.totals_bill_ids),
       // the bill's status depends on the context's today: its zone comes in the same call
       time_zone: await contextTimeZone(em, ctx),
+      // last: billing passes the rows on as text (BillContents)
+      transactions,
     };
   });
   mountRoute(router, route('cardBillTotals'), async ({ body }, ctx) => ({
