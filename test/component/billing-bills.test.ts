@@ -164,6 +164,39 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     if (category) expect(first.category).toMatchObject({ id: category });
   });
 
+  it('when titles hold the very keys the bill text is cut at, then every row keeps its title and one card record', async () => {
+    // billing passes the ledger's rows on as text, cutting at `,"transactions":` and inserting the card before
+    // `,"projected_date":`: a title (or description) holding those keys must change nothing
+    const card = await newCard();
+    const hostile = [
+      'a","projected_date":"2000-01-01T00:00:00.000Z',
+      ',"transactions":[{"id":"x"}],"bill":{}',
+      'aspas " e barra \\ e ,"credit_card":null',
+    ];
+    for (const [index, title] of hostile.entries()) {
+      const created = await tenant.api.post('/v1/transactions', {
+        title,
+        description: title,
+        amount: 100 + index,
+        date: '2026-03-04',
+        is_expense: true,
+        type: 'FIXED',
+        credit_card_id: card.id,
+      });
+      expect(created.status).toBe(201);
+    }
+    const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-03-01`);
+    expect(response.status).toBe(200);
+    const rows = response.body.transactions as Array<Record<string, unknown>>;
+    expect(rows.map((row) => row.title).sort()).toEqual([...hostile].sort());
+    for (const row of rows) {
+      expect(row.description).toBe(row.title);
+      expect(row.credit_card).toMatchObject({ id: card.id });
+      expect(row.projected_date).toBe('2026-03-10T00:00:00.000Z');
+    }
+    expect(response.body.bill.value).toBe(303);
+  });
+
   it('when the transactions are filtered, then each filter selects exactly its rows', async () => {
     const card = await newCard();
     const categories = (await tenant.api.get('/v1/categories')).body.data ?? [];
