@@ -39,14 +39,24 @@ export function isValidTimeZone(zone: unknown): zone is string {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The last day computed per zone and the UTC minute it holds for. */
+const lastDays = new Map<string, { minute: number; day: string }>();
+const MINUTE_MS = 60_000;
 
 /** The calendar date in `zone` at `instant` (default: the clock's now). */
 export function todayIn(zone: string = DEFAULT_TIME_ZONE, instant: Date = now()): string {
+  // every zone's offset is a whole number of minutes, so its day changes only on a UTC minute: one Intl
+  // formatting per zone and minute instead of one per request
+  const minute = Math.floor(instant.getTime() / MINUTE_MS);
+  const last = lastDays.get(zone);
+  if (last?.minute === minute) return last.day;
   let formatter = formatters.get(zone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
     formatters.set(zone, formatter);
   }
   const parts = Object.fromEntries(formatter.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  const day = `${parts.year}-${parts.month}-${parts.day}`;
+  lastDays.set(zone, { minute, day });
+  return day;
 }
