@@ -38,7 +38,7 @@ const prepared = new WeakMap<Joi.Schema, Joi.Schema>();
 function withOptions(schema: Joi.Schema): Joi.Schema {
   let found = prepared.get(schema);
   if (!found) {
-    const own = (schema as unknown as { _preferences?: Joi.ValidationOptions })._preferences;
+    const own = schema.describe().preferences as Joi.ValidationOptions | undefined;
     found = own ? schema.prefs(OPTIONS).prefs(own) : schema.prefs(OPTIONS);
     prepared.set(schema, found);
   }
