@@ -94,7 +94,7 @@ export class InternalClient {
     contract: RouteContract<P, Q, B>,
     options: ContractCallOptions<P, Q, B>,
   ): Promise<R> {
-    const text = await this.call(VERBS[contract.method], pathOf(contract, textParams(options.params)), options);
+    const text = await this.sendForText(contract, options);
     return (text ? JSON.parse(text) : undefined) as R;
   }
 
