@@ -1,5 +1,4 @@
 import { parseCalendarDate } from '../calendar.ts';
-import type { PageQuery } from '../contracts/common.ts';
 import { badRequest } from '../errors/app-error.ts';
 
 /**
@@ -25,9 +24,9 @@ export function decodeCursor(cursor: string | undefined, size: number): string[]
   throw invalidCursor();
 }
 
-/** The id after which a page ordered by id starts (from the cursor, or from the page query that carries it). */
-export function afterIdOf(from: string | Pick<PageQuery, 'cursor'> | undefined): string | null {
-  const values = decodeCursor(typeof from === 'object' ? from.cursor : from, 1);
+/** The id after which a page ordered by id starts (`PageQuery.cursor`). */
+export function afterIdOf(cursor: string | undefined): string | null {
+  const values = decodeCursor(cursor, 1);
   if (values && !isUuid(values[0])) throw invalidCursor();
   return values?.[0] ?? null;
 }

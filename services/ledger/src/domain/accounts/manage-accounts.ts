@@ -86,7 +86,7 @@ export async function getAccount(em: EntityManager, ctx: CallerContext, id: stri
 }
 
 export async function listAccounts(em: EntityManager, ctx: CallerContext, page: PageQuery) {
-  const rows = await listAccountsPage(em, ctx, page.limit, afterIdOf(page));
+  const rows = await listAccountsPage(em, ctx, page.limit, afterIdOf(page.cursor));
   const balances = await balancesOf(em, rows.slice(0, page.limit));
   return toPage(rows, page.limit, (account) => accountView(account, balances.get(account.id) ?? 0));
 }

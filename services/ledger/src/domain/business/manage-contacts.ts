@@ -67,6 +67,6 @@ export async function getContact(em: EntityManager, ctx: CallerContext, id: stri
 }
 
 export async function listContacts(em: EntityManager, ctx: CallerContext, page: PageQuery) {
-  const rows = await pageById(em, ContactSchema, ownWhere(ctx), page.limit, afterIdOf(page));
+  const rows = await pageById(em, ContactSchema, ownWhere(ctx), page.limit, afterIdOf(page.cursor));
   return toPage(rows, page.limit, contactView);
 }

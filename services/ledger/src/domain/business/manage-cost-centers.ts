@@ -58,6 +58,6 @@ export async function getCostCenter(em: EntityManager, ctx: CallerContext, id: s
 }
 
 export async function listCostCenters(em: EntityManager, ctx: CallerContext, page: PageQuery) {
-  const rows = await pageById(em, CostCenterSchema, ownWhere(ctx), page.limit, afterIdOf(page));
+  const rows = await pageById(em, CostCenterSchema, ownWhere(ctx), page.limit, afterIdOf(page.cursor));
   return toPage(rows, page.limit, costCenterView);
 }

@@ -82,6 +82,6 @@ export async function listCategories(em: EntityManager, ctx: CallerContext, quer
       ? {}
       : { $and: [{ $or: [{ isExpense: query.is_expense }, { isExpense: null }] }] }),
   };
-  const rows = await pageById(em, CategorySchema, where, query.limit, afterIdOf(query));
+  const rows = await pageById(em, CategorySchema, where, query.limit, afterIdOf(query.cursor));
   return toPage(rows, query.limit, categoryView);
 }

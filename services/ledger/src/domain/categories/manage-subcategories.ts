@@ -78,6 +78,6 @@ export async function listSubcategories(em: EntityManager, ctx: CallerContext, q
     throw notFound(CATEGORY_NOT_FOUND);
   }
   const where = { ...visibleWhere(ctx), ...(query.category_id ? { categoryId: query.category_id } : {}) };
-  const rows = await pageById(em, SubcategorySchema, where, query.limit, afterIdOf(query));
+  const rows = await pageById(em, SubcategorySchema, where, query.limit, afterIdOf(query.cursor));
   return toPage(rows, query.limit, subcategoryView);
 }

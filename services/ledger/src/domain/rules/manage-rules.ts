@@ -17,7 +17,7 @@ export async function getCategorizationRule(em: EntityManager, ctx: CallerContex
 }
 
 export async function listCategorizationRules(em: EntityManager, ctx: CallerContext, page: PageQuery) {
-  return toPage(await pageRules(em, ctx, page.limit, afterIdOf(page)), page.limit, ruleView);
+  return toPage(await pageRules(em, ctx, page.limit, afterIdOf(page.cursor)), page.limit, ruleView);
 }
 
 /** Logical delete: the rule stops categorizing; what it categorized keeps its category. */

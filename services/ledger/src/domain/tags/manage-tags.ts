@@ -60,6 +60,6 @@ export async function getTag(em: EntityManager, ctx: CallerContext, id: string) 
 }
 
 export async function listTags(em: EntityManager, ctx: CallerContext, page: PageQuery) {
-  const rows = await pageById(em, TagSchema, ownWhere(ctx), page.limit, afterIdOf(page));
+  const rows = await pageById(em, TagSchema, ownWhere(ctx), page.limit, afterIdOf(page.cursor));
   return toPage(rows, page.limit, tagView);
 }
