@@ -45,7 +45,7 @@ export function billTotalsStatement(ctx: CallerContext, billIds: string[]): { sq
  */
 export async function billTransactionRows(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
   const statement = billRowsStatement(ctx, cardId, billIds);
-  return selectTransactions(em, statement.sql, statement.params);
+  return selectTransactions<{ series_total: string | null }>(em, statement.sql, statement.params);
 }
 
 /** The statement of `billTransactionRows` (`?` placeholders, an array for `in (?)`); the bench runs it too. */

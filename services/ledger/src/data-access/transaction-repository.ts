@@ -35,10 +35,15 @@ export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
 
 type RawRow = Omit<TransactionRow, 'amount'> & { amount: string };
 
-const toRow = (raw: RawRow): TransactionRow => ({ ...raw, amount: Number(raw.amount) });
+const toRow = <Extra>(raw: RawRow & Extra): TransactionRow & Extra => ({ ...raw, amount: Number(raw.amount) });
 
-export async function selectTransactions(em: EntityManager, sql: string, params: unknown[]): Promise<TransactionRow[]> {
-  return (await runSql<RawRow>(em, sql, params)).map(toRow);
+/** Transaction rows of a statement, with `Extra` for the columns it selects beyond the stored ones. */
+export async function selectTransactions<Extra extends object = Record<never, never>>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+): Promise<Array<TransactionRow & Extra>> {
+  return (await runSql<RawRow & Extra>(em, sql, params)).map(toRow);
 }
 
 /** One statement for any number of rows: the rows travel as one JSON parameter. */

@@ -74,7 +74,6 @@ export async function billTransactions(
   }
   const closing = toIsoMidnight(closingDate);
   return rows.map((row) => {
-    const seriesTotal = (row as unknown as { series_total: string | null }).series_total;
     // a spread, not Object.assign: the row stays a fast-mode object, which JSON.stringify writes much faster
     const view = transactionView(row);
     return {
@@ -83,7 +82,7 @@ export async function billTransactions(
       category: row.category_id ? (categories.get(row.category_id) ?? null) : null,
       subcategory: row.subcategory_id ? (subById.get(row.subcategory_id) ?? null) : null,
       tags: tagsOf.get(row.id) ?? [],
-      total: seriesTotal ? Number(seriesTotal) : row.amount,
+      total: row.series_total ? Number(row.series_total) : row.amount,
       projected_date: view.billed_at ?? closing,
       projected_installment: row.installment_number ?? null,
       reconciled_with: null,
