@@ -208,6 +208,19 @@ describe('categorization rules through the gateway', () => {
         ?.payload.data.transactions.map((t) => t.id)
         .sort(),
     ).toEqual([...matching].sort());
+    // the batch's statement builds each item in SQL: the same shape and values as any other transaction.changed
+    for (const item of events.at(-1)?.payload.data.transactions ?? []) {
+      const shown = (await tenant.api.get(`/v1/transactions/${item.id}`)).body;
+      expect(item).toEqual({
+        id: shown.id,
+        date: shown.date.slice(0, 10),
+        amount: shown.amount,
+        is_expense: shown.is_expense,
+        category_id: MORADIA,
+        subcategory_id: ALUGUEL,
+        type: shown.type,
+      });
+    }
 
     // run again: the same category everywhere, nothing changes and the count says so
     const rerun = await tenant.api.patch(`/v1/categorization-rules/${rule.id}`, { apply_to_existing: true });

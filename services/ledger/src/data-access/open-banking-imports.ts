@@ -3,7 +3,7 @@ import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PROTECTED_BANK_FIELDS } from '../domain/open-banking/user-edits.ts';
-import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
+import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 
 export interface ConnectionAccount {
   id: string;

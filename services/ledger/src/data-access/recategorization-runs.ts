@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { changedColumns, changedItemSql } from '../domain/transactions/record-changes.ts';
+import { changedColumns, changedItemSql } from './changed-rows-sql.ts';
 import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
 import type { OutboxInsert } from './transaction-repository.ts';
 

@@ -4,8 +4,8 @@ import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { userEditedFields } from '../domain/open-banking/user-edits.ts';
-import { type ChangedRow, changedColumns } from '../domain/transactions/record-changes.ts';
 import { descriptionOf, entryDateOf } from '../domain/transactions/transaction-input.ts';
+import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 import type { RuleRow } from './rule-repository.ts';
 import { addEditedFieldsSql, SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 

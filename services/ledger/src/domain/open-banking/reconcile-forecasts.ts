@@ -1,7 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangedRow } from '../../data-access/changed-rows-sql.ts';
 import { reconcileForecastsPass } from '../../data-access/transaction-updates.ts';
-import { type ChangedRow, recordTransactionChanges } from '../transactions/record-changes.ts';
+import { recordTransactionChanges } from '../transactions/record-changes.ts';
 
 /** How far apart (in days) a forecast and the imported entry that settles it may be dated. */
 export const RECONCILE_WINDOW_DAYS = 5;
