@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import {
   DEFAULT_DATABASE_URL,
@@ -52,7 +53,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `t${suffix}:*`);
   });
 
-  async function startGroup(stderr: string[] = []) {
+  async function startGroup(stderr: string[] = [], env: Record<string, string> = {}) {
     const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     npm = spawn('npm', ['start'], {
       detached: true,
@@ -67,6 +68,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
         LEDGER_URL: `http://127.0.0.1:${ledger}`,
         BILLING_URL: `http://127.0.0.1:${billing}`,
         INSIGHTS_URL: `http://127.0.0.1:${insights}`,
+        ...env,
       },
     });
     npm.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -81,6 +83,30 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     process.kill(pgid, 'SIGTERM'); // npm alone, as a process manager would
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
+
+  it("when the operator sets NODE_OPTIONS, then each service gets the house V8 flags first and the operator's last (theirs win)", async () => {
+    const { pgid } = await startGroup([], { NODE_OPTIONS: '--max-semi-space-size=16' });
+    for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
+      const pid = servicePid(pgid, service) as number;
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain('NODE_OPTIONS=--max-semi-space-size=4 --max-semi-space-size=16');
+      expect(environ.some((entry) => entry.startsWith('NODE_COMPILE_CACHE=/'))).toBe(true);
+    }
+    process.kill(pgid, 'SIGTERM');
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+  }, 70_000);
+
+  it('when the configuration is invalid, then npm start exits 1 at once, naming the bad setting', async () => {
+    const stderr: string[] = [];
+    const group = spawn('npm', ['start'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'test', PORT: 'not-a-port' },
+    });
+    group.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => group.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.join('')).toContain('PORT');
+  }, 30_000);
 
   it('when billing is killed with SIGKILL, then the others keep answering and billing answers again within 5 s', async () => {
     const { pgid, ports } = await startGroup();
