@@ -197,6 +197,20 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(response.body.bill.value).toBe(303);
   });
 
+  it('when ten reads of a month with no bill yet arrive at once, then all answer the same bill and one is stored', async () => {
+    const card = await newCard();
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2027-08-01`)),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    expect(new Set(responses.map((response) => response.body.bill.id)).size).toBe(1);
+    const stored = await stack.sql(
+      "select count(*)::int as count from billing.bills where credit_card_id = $1 and reference_month = '2027-08-01'",
+      [card.id],
+    );
+    expect(stored[0].count).toBe(1);
+  });
+
   it('when the transactions are filtered, then each filter selects exactly its rows', async () => {
     const card = await newCard();
     const categories = (await tenant.api.get('/v1/categories')).body.data ?? [];
