@@ -24,13 +24,12 @@ export const dayInput = (range?: { from: string; to: string }) =>
   dateInput()
     .custom((value: string, helpers) => {
       const day = parseCalendarDate(value);
-      if (day === null) return helpers.error('any.invalid');
+      if (day === null) return helpers.message({ custom: '{{#label}} não é uma data válida' });
       if (range && (day < range.from || day > range.to)) {
         return helpers.message({ custom: `{{#label}} deve estar entre ${range.from} e ${range.to}` });
       }
       return day;
     })
-    .messages({ 'any.invalid': '{{#label}} não é uma data válida' })
     .description('`YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept');
 /** Days a bank feed or the yield report may name: date arithmetic around them (bills, periods) stays in range. */
 export const BANK_DAY_RANGE = { from: '1900-01-01', to: '2999-12-31' } as const;
@@ -42,8 +41,11 @@ export const nullableTimestamp = () => timestamp().allow(null);
 export const currencyCode = () =>
   Joi.string()
     .uppercase()
-    .custom((value: string, helpers) => (ISO_4217_CURRENCIES.has(value) ? value : helpers.error('any.invalid')))
-    .messages({ 'any.invalid': '{{#label}} deve ser um código de moeda ISO 4217 (ex.: BRL, USD, EUR)' });
+    .custom((value: string, helpers) =>
+      ISO_4217_CURRENCIES.has(value)
+        ? value
+        : helpers.message({ custom: '{{#label}} deve ser um código de moeda ISO 4217 (ex.: BRL, USD, EUR)' }),
+    );
 export const colorString = () => Joi.string().pattern(/^#[0-9a-fA-F]{6}$/, 'hex colour');
 
 export const idParams = Joi.object<{ id: string }>({ id: anyUuid().required() });

@@ -49,8 +49,9 @@ export const isBillable = (date: string) => date >= BILLABLE_DATES.from && date 
 /** A real day that names a bill's month. */
 const billableDate = () =>
   realDate()
-    .custom((value: string, helpers) => (isBillable(value) ? value : helpers.error('date.billable')))
-    .messages({ 'date.billable': `{{#label}} ${NOT_BILLABLE}` });
+    .custom((value: string, helpers) =>
+      isBillable(value) ? value : helpers.message({ custom: `{{#label}} ${NOT_BILLABLE}` }),
+    );
 
 const reconcileSummary = Joi.object({
   amount: cents(),
@@ -132,10 +133,11 @@ const uuidList = () =>
         .flatMap((item) => String(item).split(','))
         .map((item) => item.trim())
         .filter(Boolean);
-      if (items.length > 500 || items.some((item) => !UUID.test(item))) return helpers.error('any.invalid');
+      if (items.length > 500 || items.some((item) => !UUID.test(item))) {
+        return helpers.message({ custom: '{{#label}} deve ser uma lista de uuids (até 500)' });
+      }
       return items;
     })
-    .messages({ 'any.invalid': '{{#label}} deve ser uma lista de uuids (até 500)' })
     .meta({
       openapi: {
         type: 'array',

@@ -85,7 +85,7 @@ const createBody = Joi.object<CreateWebhookBody>({
     .trim()
     .max(2048)
     .uri({ scheme: ['https', 'http'] })
-    .messages({ 'string.uriCustomScheme': '{{#label}} deve ser uma URL https' })
+    .rule({ message: { 'string.uriCustomScheme': '{{#label}} deve ser uma URL https' } })
     .required()
     .description('https URL receiving the deliveries (http only where the operator allows private targets)'),
   events: Joi.array()
