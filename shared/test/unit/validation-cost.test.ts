@@ -12,7 +12,7 @@ import { validateRequest } from '../../src/http/validate.ts';
  */
 function nestedPreferences(node: unknown, path: string, found: string[], root: boolean): void {
   if (Array.isArray(node)) {
-    node.forEach((item, index) => nestedPreferences(item, `${path}[${index}]`, found, false));
+    for (const [index, item] of node.entries()) nestedPreferences(item, `${path}[${index}]`, found, false);
     return;
   }
   if (!node || typeof node !== 'object') return;

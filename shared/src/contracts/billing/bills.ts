@@ -48,10 +48,9 @@ export const isBillable = (date: string) => date >= BILLABLE_DATES.from && date 
 
 /** A real day that names a bill's month. */
 const billableDate = () =>
-  realDate()
-    .custom((value: string, helpers) =>
-      isBillable(value) ? value : helpers.message({ custom: `{{#label}} ${NOT_BILLABLE}` }),
-    );
+  realDate().custom((value: string, helpers) =>
+    isBillable(value) ? value : helpers.message({ custom: `{{#label}} ${NOT_BILLABLE}` }),
+  );
 
 const reconcileSummary = Joi.object({
   amount: cents(),
