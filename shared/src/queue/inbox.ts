@@ -28,25 +28,29 @@ export class CreateInboxTable extends Migration {
   }
 }
 
+const INSERT_INBOX_ROW =
+  'insert into processed_events (event_id, consumer, type) values (?, ?, ?) on conflict do nothing returning event_id';
+
 /**
  * Applies an event at most once per consumer: the inbox row and the effect commit together, and a
- * concurrent duplicate waits on the row lock and then sees it done.
+ * concurrent duplicate waits on the row lock and then sees it done. Without an effect (most events: no
+ * limit touched, nothing to record) the inbox row is the whole work: one statement, no transaction around it.
  */
 export async function handleOnce(
   em: EntityManager,
   event: { event_id: string; type: string },
   consumer: string,
-  apply: (tx: EntityManager) => Promise<void>,
+  apply?: (tx: EntityManager) => Promise<void>,
 ): Promise<boolean> {
+  const values = [event.event_id, consumer, event.type];
+  if (!apply) {
+    const inserted: unknown[] = await em.getConnection().execute(INSERT_INBOX_ROW, values, 'all');
+    return inserted.length > 0;
+  }
   return em.transactional(async (tx) => {
     const inserted: unknown[] = await tx
       .getConnection()
-      .execute(
-        'insert into processed_events (event_id, consumer, type) values (?, ?, ?) on conflict do nothing returning event_id',
-        [event.event_id, consumer, event.type],
-        'all',
-        tx.getTransactionContext(),
-      );
+      .execute(INSERT_INBOX_ROW, values, 'all', tx.getTransactionContext());
     if (inserted.length === 0) return false;
     await apply(tx);
     return true;

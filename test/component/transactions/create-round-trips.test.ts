@@ -7,11 +7,13 @@ describe('transactions: a plain create is one statement with its event', () => {
   let tenant: Tenant;
   let accountId: string;
   let ledgerSql: string[] | null = null;
+  let insightsSql: string[] | null = null;
 
   beforeAll(async () => {
     stack = await TestStack.start({
       onQuery: (service, sql) => {
         if (service === 'ledger' && ledgerSql) ledgerSql.push(sql.split(String.fromCharCode(27)).join(''));
+        if (service === 'insights' && insightsSql) insightsSql.push(sql.split(String.fromCharCode(27)).join(''));
       },
     });
     tenant = await stack.tenant();
@@ -44,6 +46,27 @@ describe('transactions: a plain create is one statement with its event', () => {
         ? true
         : undefined,
     );
+  });
+
+  it('when an event touches no spending limit, then insights records it with one statement and no transaction', async () => {
+    insightsSql = [];
+    const response = await tenant.api.post('/v1/transactions', body());
+    expect(response.status).toBe(201);
+    const [event] = await waitFor(async () => {
+      const rows = await outboxOf(response.body.id);
+      return rows.length ? rows : undefined;
+    });
+    await waitFor(async () =>
+      (await stack.sql('select 1 from insights.processed_events where event_id = $1', [event.id])).length === 1
+        ? true
+        : undefined,
+    );
+    const statements = insightsSql;
+    insightsSql = null;
+    const count = (pattern: RegExp) => statements.filter((sql) => pattern.test(sql)).length;
+    expect(count(/into processed_events/)).toBe(1);
+    // insights' outbox relay polls meanwhile, each poll in a transaction of its own: no other begins
+    expect(count(/\[query\] \S*begin$/)).toBe(count(/from outbox_events where published_at is null/));
   });
 
   it("when the account is another context's, then 404 and neither the row nor an event is written", async () => {

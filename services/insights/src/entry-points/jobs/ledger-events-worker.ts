@@ -24,7 +24,7 @@ export function startLedgerEventsWorker(runtime: InsightsRuntime) {
     QUEUES.insightsLedgerEvents,
     eventProcessor({
       'account.created': async (event) => {
-        const applied = await handleOnce(orm.em.fork(), event, CONSUMER, async () => undefined);
+        const applied = await handleOnce(orm.em.fork(), event, CONSUMER);
         logger.debug({ eventId: event.event_id, applied }, 'account.created consumed');
       },
       'context.time_zone_changed': async (event) => {
@@ -48,9 +48,12 @@ export function startLedgerEventsWorker(runtime: InsightsRuntime) {
         const em = orm.em.fork();
         // spending is read before the inbox transaction so no HTTP call holds a database transaction open
         const alerts = await spendingAlertsFor(em, ledger, changed);
-        await handleOnce(em, event, CONSUMER, async (tx) => {
-          await insertNotifications(tx, alerts);
-        });
+        await handleOnce(
+          em,
+          event,
+          CONSUMER,
+          alerts.length ? async (tx) => insertNotifications(tx, alerts) : undefined,
+        );
       },
     }),
     // each event waits mostly on PostgreSQL (a limit lookup, the inbox insert): more in flight keeps the lag
