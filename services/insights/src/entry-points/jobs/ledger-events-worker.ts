@@ -52,7 +52,11 @@ export function startLedgerEventsWorker(runtime: InsightsRuntime) {
           em,
           event,
           CONSUMER,
-          alerts.length ? async (tx) => insertNotifications(tx, alerts) : undefined,
+          alerts.length
+            ? async (tx) => {
+                await insertNotifications(tx, alerts);
+              }
+            : undefined,
         );
       },
     }),
