@@ -63,4 +63,18 @@ describe('request logs: one compact line per request', () => {
     });
     expect(logged).not.toMatch(/headers|authorization|stack/);
   });
+
+  it('when a request id is well-formed it is kept and echoed; when malformed or missing, a new uuid replaces it', async () => {
+    const authorization = `Basic ${Buffer.from(`${tenant.key.token}:${tenant.key.secret}`).toString('base64')}`;
+    const idOf = async (given?: string) => {
+      const headers: Record<string, string> = { authorization };
+      if (given !== undefined) headers['x-request-id'] = given;
+      const response = await fetch(`${gateway.url}/v1/accounts`, { headers });
+      expect(response.status).toBe(200);
+      return response.headers.get('x-request-id');
+    };
+    expect(await idOf('client-req_42')).toBe('client-req_42');
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const given of ['has spaces', 'x'.repeat(129), '<script>', undefined]) expect(await idOf(given)).toMatch(uuid);
+  });
 });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { traceRequests } from '../telemetry/http-tracing.ts';
 import { httpMetrics, registry } from '../telemetry/metrics.ts';
 import { accessLog } from './access-log.ts';
@@ -32,6 +31,23 @@ export interface AppOptions {
 
 const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The request's id: the caller's `x-request-id` when well-formed, else a new uuid; echoed on the answer. */
+    id: string;
+  }
+}
+
+const REQUEST_ID = /^[\w-]{1,128}$/;
+
+/** Request ids only (no per-request child logger: accessLog writes the one compact line per request). */
+function requestId(req: Request, res: Response, next: NextFunction) {
+  const given = req.headers['x-request-id'];
+  req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('x-request-id', req.id);
+  next();
+}
+
 /** The express app every service shares: request ids, logs, metrics, probes, errors (+ security headers on the public one). */
 export function createApp(options: AppOptions): Express {
   const app = express();
@@ -40,20 +56,7 @@ export function createApp(options: AppOptions): Express {
   app.set('query parser', 'extended');
   app.use(traceRequests(options.service));
   if (options.publicFacing) app.use(helmet());
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w-]{1,128}$/.test(given) ? given : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      // request ids and req.log only: accessLog writes the one compact line per request
-      autoLogging: false,
-      quietReqLogger: true,
-    }),
-  );
+  app.use(requestId);
   app.use(accessLog(options.logger, HEALTH_PATHS));
   app.use(httpMetrics(options.service));
   const outage = new OutageLog(options.logger);
