@@ -32,6 +32,15 @@ describe('OpenAPI: /openapi.json', () => {
     expect(document).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
   });
 
+  it('when read again, then the same bytes come back as JSON (built once, on the first read)', async () => {
+    const [first, second] = await Promise.all([fetch(`${stack.url}/openapi.json`), fetch(`${stack.url}/openapi.json`)]);
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(second.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const text = await first.text();
+    expect(await second.text()).toBe(text);
+    expect(JSON.parse(text)).toEqual(document);
+  });
+
   it('when validated against the OpenAPI 3.1 schema, then it is valid', async () => {
     const { Validator } = await import('@seriousme/openapi-schema-validator');
     const validator = new Validator();
