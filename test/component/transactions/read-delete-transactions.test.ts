@@ -230,4 +230,45 @@ describe('transactions: listing, reading and deleting', () => {
     expect(response.status).toBe(400);
     expect(response.body.details[0].field).toBe('edition_type');
   });
+
+  it('when a page is listed, then each item is byte for byte the transaction GET /:id shows, timestamps in UTC as stored', async () => {
+    const user = await stack.tenant();
+    const account = await newAccount(user.api, 0, 'Views');
+    const ids: string[] = [];
+    for (const [index, body] of [
+      { paid: true },
+      { paid: false, description: 'nota' },
+      { is_expense: false },
+    ].entries()) {
+      const response = await user.api.post('/v1/transactions', {
+        amount: 1234 + index,
+        date: `2026-05-0${index + 1}`,
+        is_expense: true,
+        title: `Item ${index}`,
+        account_id: account,
+        ...body,
+      });
+      expect(response.status).toBe(201);
+      ids.push(response.body.id);
+    }
+    // written with microseconds and offsets: the columns keep milliseconds (timestamptz(3) rounds), shown in UTC
+    await stack.sql(
+      `update ledger.transactions set paid_at = '2026-05-01 23:59:59.999999+00', reconciled_at = '2026-05-02 00:00:00.000500-03',
+         created_at = '2026-05-01 10:11:12.345678+00', updated_at = '2026-05-03 01:02:03.4+00' where id = any($1::uuid[])`,
+      [ids],
+    );
+    const page = await user.api.get('/v1/transactions?start_date=2026-05-01&end_date=2026-05-31');
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((item: { id: string }) => item.id)).toEqual(ids);
+    for (const item of page.body.data) {
+      const shown = await user.api.get(`/v1/transactions/${item.id}`);
+      expect(JSON.stringify(item)).toBe(JSON.stringify(shown.body));
+    }
+    expect(page.body.data[0]).toMatchObject({
+      paid_at: '2026-05-02T00:00:00.000Z',
+      reconciled_at: '2026-05-02T03:00:00.001Z',
+      createdAt: '2026-05-01T10:11:12.346Z',
+      updatedAt: '2026-05-03T01:02:03.400Z',
+    });
+  });
 });

@@ -22,7 +22,8 @@ export const SELECT_COLUMNS = [
 
 /**
  * Only the columns the API's Transaction shows (`VIEWED_COLUMNS`), each read once, dates and money as text as in
- * `SELECT_COLUMNS` and timestamps already in ISO form: for reads that only build views of many rows (a bill's).
+ * `SELECT_COLUMNS` and timestamps already in ISO form: for reads that only build views of many rows (a bill's, a
+ * list page), so no timestamp is parsed from PostgreSQL's text into a `Date` only to be printed again.
  */
 export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
   if (spec.type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`;
@@ -194,7 +195,7 @@ export function listPageStatement(
   }
   params.push(limit + 1);
   return {
-    sql: `select ${SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+    sql: `select ${VIEW_SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
     params,
   };
 }
