@@ -165,13 +165,15 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
   });
 
   it('when titles hold the very keys the bill text is cut at, then every row keeps its title and one card record', async () => {
-    // billing passes the ledger's rows on as text, cutting at `,"transactions":` and inserting the card before
-    // `,"projected_date":`: a title (or description) holding those keys must change nothing
+    // billing passes the ledger's rows on as UTF-8 bytes, cutting at `,"transactions":` and inserting the card
+    // before `,"projected_date":`: a title (or description) holding those keys, or characters of several bytes,
+    // must change nothing
     const card = await newCard();
     const hostile = [
       'a","projected_date":"2000-01-01T00:00:00.000Z',
       ',"transactions":[{"id":"x"}],"bill":{}',
       'aspas " e barra \\ e ,"credit_card":null',
+      'Pão de açúcar — café ☕ e 🍞,"projected_date":',
     ];
     for (const [index, title] of hostile.entries()) {
       const created = await tenant.api.post('/v1/transactions', {
@@ -194,7 +196,8 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
       expect(row.credit_card).toMatchObject({ id: card.id });
       expect(row.projected_date).toBe('2026-03-10T00:00:00.000Z');
     }
-    expect(response.body.bill.value).toBe(303);
+    expect(response.body.bill.value).toBe(406);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
   it('when ten reads of a month with no bill yet arrive at once, then all answer the same bill and one is stored', async () => {

@@ -16,6 +16,7 @@ import type { InternalClient } from '../http/internal-client.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);
 const ROWS_KEY = ',"transactions":';
+const CLOSING_BRACE = 0x7d;
 const contextRoute = lookupIn(ledgerForServicesRoutes);
 const accountRoute = lookupIn(accountRoutes);
 
@@ -31,8 +32,8 @@ export class LedgerBillingClient {
    * In one call: the live card transactions of `billIds` (bill payments excluded), expanded with account,
    * category, subcategory, tags, `total` and the bill extras but `credit_card` (`closingDate` gives the
    * projected date of rows not billed yet), the totals of every bill in `totalsBillIds`, and the context's time
-   * zone (its today decides the bill's status). The rows stay the JSON text they came in (`transactionsJson`,
-   * an array): billing adds the card to each and passes them on without parsing thousands of rows.
+   * zone (its today decides the bill's status). The rows stay the UTF-8 JSON they came in (`transactionsJson`,
+   * an array): billing adds the card to each and passes them on without decoding or parsing thousands of rows.
    */
   async billContents(
     context: CallerContext,
@@ -40,8 +41,8 @@ export class LedgerBillingClient {
     billIds: string[],
     totalsBillIds: string[],
     closingDate: string,
-  ): Promise<{ totals: BillTotals[]; time_zone: string; transactionsJson: string }> {
-    const text = await this.http.sendForText(route('searchCardTransactions'), {
+  ): Promise<{ totals: BillTotals[]; time_zone: string; transactionsJson: Buffer }> {
+    const bytes = await this.http.sendForBytes(route('searchCardTransactions'), {
       context,
       body: {
         credit_card_id: creditCardId,
@@ -52,10 +53,15 @@ export class LedgerBillingClient {
     });
     // `transactions` is the answer's last key (BillContents); the first `,"transactions":` outside a string is
     // that key, and no string holds one: JSON escapes every quote inside a string
-    const at = text.indexOf(ROWS_KEY);
-    if (at < 0 || !text.endsWith('}')) throw new Error('searchCardTransactions: unexpected answer');
-    const head: Omit<BillContents, 'transactions'> = JSON.parse(`${text.slice(0, at)}}`);
-    return { totals: head.totals, time_zone: head.time_zone, transactionsJson: text.slice(at + ROWS_KEY.length, -1) };
+    const at = bytes.indexOf(ROWS_KEY);
+    if (at < 0 || bytes[bytes.length - 1] !== CLOSING_BRACE)
+      throw new Error('searchCardTransactions: unexpected answer');
+    const head: Omit<BillContents, 'transactions'> = JSON.parse(`${bytes.toString('utf8', 0, at)}}`);
+    return {
+      totals: head.totals,
+      time_zone: head.time_zone,
+      transactionsJson: bytes.subarray(at + ROWS_KEY.length, bytes.length - 1),
+    };
   }
 
   /** The IANA zone of the context's "today" (live from ledger). */

@@ -106,10 +106,21 @@ export class InternalClient {
     contract: RouteContract<P, Q, B>,
     options: ContractCallOptions<P, Q, B>,
   ): Promise<string> {
+    return (await this.sendForBytes(contract, options)).toString('utf8');
+  }
+
+  /**
+   * The same call answering the success body as the UTF-8 bytes it came in: for a large answer the caller
+   * passes on as bytes, never decoded into a string nor encoded again.
+   */
+  async sendForBytes<P extends object = NoInput, Q extends object = NoInput, B = unknown>(
+    contract: RouteContract<P, Q, B>,
+    options: ContractCallOptions<P, Q, B>,
+  ): Promise<Buffer> {
     return this.call(VERBS[contract.method], pathOf(contract, textParams(options.params)), options);
   }
 
-  private async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions): Promise<string> {
+  private async call(method: Dispatcher.HttpMethod, path: string, options: CallOptions): Promise<Buffer> {
     if (insideOpenTransaction()) throw new CallInsideTransactionError(method, path);
     this.calls += 1;
     const headers = injectTraceHeaders({ [CONTEXT_HEADER]: signContext(options.context, this.secret) });
@@ -129,14 +140,14 @@ export class InternalClient {
     } catch {
       throw new AppError(503, 'Serviço interno indisponível');
     }
-    const text = await response.body.text();
+    const bytes = Buffer.from(await response.body.arrayBuffer());
     if (response.statusCode >= 400) {
-      const data = text ? JSON.parse(text) : undefined;
+      const data = bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;
       if (response.statusCode < 500 && data?.message) {
         throw new AppError(response.statusCode, data.message, { details: data.details });
       }
       throw new AppError(502, 'Falha em serviço interno');
     }
-    return text;
+    return bytes;
   }
 }

@@ -18,13 +18,26 @@ import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
 import { ensureBills } from './ensure-bills.ts';
 
+const PROJECTED_DATE_KEY = ',"projected_date":';
+const CLOSING = Buffer.from('}');
+
 /**
- * The ledger's rows (a JSON array, each with the bill extras of docs/decisions.md §8 but the card) with the
- * card's record before each `projected_date`, where the spec's Transaction of a bill carries it. A
- * `,"projected_date":` outside a string is that key (JSON escapes every quote inside a string).
+ * The ledger's rows (UTF-8 JSON of an array, each with the bill extras of docs/decisions.md §8 but the card)
+ * with the card's record before each `projected_date`, where the spec's Transaction of a bill carries it, as
+ * the pieces of the answer in order. A `,"projected_date":` outside a string is that key (JSON escapes every
+ * quote inside a string). Bytes are cut and joined, never decoded: a bill's megabytes go through untouched.
  */
-const withCard = (rowsJson: string, card: CardView) =>
-  rowsJson.replaceAll(',"projected_date":', `,"credit_card":${JSON.stringify(card)},"projected_date":`);
+function withCard(rowsJson: Buffer, card: CardView): Buffer[] {
+  const cardBytes = Buffer.from(`,"credit_card":${JSON.stringify(card)}`);
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (let at = rowsJson.indexOf(PROJECTED_DATE_KEY); at >= 0; at = rowsJson.indexOf(PROJECTED_DATE_KEY, at + 1)) {
+    pieces.push(rowsJson.subarray(from, at), cardBytes);
+    from = at;
+  }
+  pieces.push(rowsJson.subarray(from));
+  return pieces;
+}
 
 /**
  * The bill of a month and its transactions (as JSON text, `rows: false` leaves them out): two statements when
@@ -84,8 +97,10 @@ export async function showBillByCard(
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
   const { bill, transactionsJson } = await loadBill(em, ledger, ctx, card, month);
-  // the rows pass on as the text they came in: thousands of them are neither parsed nor serialized again
-  return new JsonText(`{"bill":${JSON.stringify(bill)},"transactions":${transactionsJson}}`);
+  // the rows pass on as the bytes they came in: thousands of them are neither parsed nor serialized again
+  return new JsonText(
+    Buffer.concat([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), ...transactionsJson, CLOSING]),
+  );
 }
 
 const dayOf = (value: unknown) => String(value).slice(0, 10);
@@ -100,7 +115,7 @@ export async function listBillTransactions(
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
   const { transactionsJson } = await loadBill(em, ledger, ctx, card, month);
-  const transactions: CardTransaction[] = JSON.parse(transactionsJson);
+  const transactions: CardTransaction[] = JSON.parse(Buffer.concat(transactionsJson).toString('utf8'));
   const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
   const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
   return {
