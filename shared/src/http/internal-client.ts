@@ -94,19 +94,8 @@ export class InternalClient {
     contract: RouteContract<P, Q, B>,
     options: ContractCallOptions<P, Q, B>,
   ): Promise<R> {
-    const text = await this.sendForText(contract, options);
-    return (text ? JSON.parse(text) : undefined) as R;
-  }
-
-  /**
-   * The same call answering the success body as the JSON text it came in, unparsed: for a large answer the
-   * caller passes on (mostly) as it is.
-   */
-  async sendForText<P extends object = NoInput, Q extends object = NoInput, B = unknown>(
-    contract: RouteContract<P, Q, B>,
-    options: ContractCallOptions<P, Q, B>,
-  ): Promise<string> {
-    return (await this.sendForBytes(contract, options)).toString('utf8');
+    const bytes = await this.sendForBytes(contract, options);
+    return (bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined) as R;
   }
 
   /**

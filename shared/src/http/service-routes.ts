@@ -16,13 +16,13 @@ export class Reply {
 }
 
 /**
- * A success body already serialized as JSON (a large answer assembled from another service's answer), as text or
- * as its UTF-8 bytes: sent as `res.json` would send its parsed form, without parsing and serializing it again.
+ * A success body already serialized as UTF-8 JSON (a large answer assembled from another service's answer):
+ * sent as `res.json` would send its parsed form, without parsing and serializing it again.
  */
-export class JsonText {
-  readonly text: string | Buffer;
-  constructor(text: string | Buffer) {
-    this.text = text;
+export class JsonBytes {
+  readonly bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
   }
 }
 
@@ -73,15 +73,10 @@ export function mountRoute<P extends object, Q extends object, B>(
     }
     const result = await handler(input, callerOf(res), req);
     if (result instanceof Reply) res.status(result.status).json(result.body);
-    else if (result instanceof JsonText) {
-      // what res.json does after JSON.stringify: the same headers and bytes (express adds the charset to text only)
-      if (!res.get('Content-Type')) {
-        res.set(
-          'Content-Type',
-          typeof result.text === 'string' ? 'application/json' : 'application/json; charset=utf-8',
-        );
-      }
-      res.status(status).send(result.text);
+    else if (result instanceof JsonBytes) {
+      // what res.json does after JSON.stringify: the same headers and bytes
+      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
+      res.status(status).send(result.bytes);
     } else res.status(status).json(result);
   });
   const served = mounted.get(router) ?? new Set<AnyRoute>();

@@ -5,7 +5,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillMonthQuery, BillTransactionsQuery } from '@finance/shared/contracts/billing/bills';
 import type { CardTransaction } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { notFound } from '@finance/shared/errors/app-error';
-import { JsonText } from '@finance/shared/http/service-routes';
+import { JsonBytes } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsOfCards, byMonth } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
@@ -40,7 +40,8 @@ function withCard(rowsJson: Buffer, card: CardView): Buffer[] {
 }
 
 /**
- * The bill of a month and its transactions (as JSON text, `rows: false` leaves them out): two statements when
+ * The bill of a month and its transactions (`rowsJson`: the UTF-8 JSON array in pieces, joined once by the
+ * caller; `rows: false` leaves them out): two statements when
  * the bill exists (the card's and its bills'), and exactly one ledger call, whatever the number of
  * transactions.
  */
@@ -77,7 +78,7 @@ export async function loadBill(
       totals.find((total) => total.bill_id === bill.id),
       today,
     ),
-    transactionsJson: withCard(transactionsJson, cardRecord),
+    rowsJson: withCard(transactionsJson, cardRecord),
   };
 }
 
@@ -96,10 +97,10 @@ export async function showBillByCard(
 ) {
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
-  const { bill, transactionsJson } = await loadBill(em, ledger, ctx, card, month);
+  const { bill, rowsJson } = await loadBill(em, ledger, ctx, card, month);
   // the rows pass on as the bytes they came in: thousands of them are neither parsed nor serialized again
-  return new JsonText(
-    Buffer.concat([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), ...transactionsJson, CLOSING]),
+  return new JsonBytes(
+    Buffer.concat([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), ...rowsJson, CLOSING]),
   );
 }
 
@@ -114,8 +115,8 @@ export async function listBillTransactions(
 ) {
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
-  const { transactionsJson } = await loadBill(em, ledger, ctx, card, month);
-  const transactions: CardTransaction[] = JSON.parse(Buffer.concat(transactionsJson).toString('utf8'));
+  const { rowsJson } = await loadBill(em, ledger, ctx, card, month);
+  const transactions: CardTransaction[] = JSON.parse(Buffer.concat(rowsJson).toString('utf8'));
   const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
   const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
   return {
