@@ -1,3 +1,4 @@
+import { type DomainEvent, QUEUES } from '@finance/shared/queue/catalogue';
 import { type Tenant, TestStack } from '../../support/stack.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { newAccount } from './fixtures.ts';
@@ -67,6 +68,42 @@ describe('transactions: a plain create is one statement with its event', () => {
     expect(count(/into processed_events/)).toBe(1);
     // insights' outbox relay polls meanwhile, each poll in a transaction of its own: no other begins
     expect(count(/\[query\] \S*begin$/)).toBe(count(/from outbox_events where published_at is null/));
+  });
+
+  it('when an event with nothing to apply is delivered ten more times at once, then insights records it once', async () => {
+    const response = await tenant.api.post('/v1/transactions', body());
+    expect(response.status).toBe(201);
+    const [event] = await waitFor(async () => {
+      const rows = await stack.sql<{ id: string; payload: unknown }>(
+        `select id, payload from ledger.outbox_events where payload->'data'->'transactions' @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
+        [response.body.id],
+      );
+      return rows.length ? rows : undefined;
+    });
+    const recorded = async () =>
+      (
+        await stack.sql<{ n: number }>(
+          "select count(*)::int as n from insights.processed_events where event_id = $1 and consumer = 'insights'",
+          [event.id],
+        )
+      )[0].n;
+    await waitFor(async () => ((await recorded()) === 1 ? true : undefined));
+    const queue = stack.service('insights').runtime.queues.get(QUEUES.insightsLedgerEvents);
+    await queue.addBulk(
+      Array.from({ length: 10 }, (_, index) => ({
+        name: 'transaction.changed',
+        data: event.payload as DomainEvent,
+        opts: { jobId: `${event.id}-again-${index}` },
+      })),
+    );
+    // a delivery that failed would sit in delayed (retries), never reaching zero
+    await waitFor(async () => {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
+      return counts.waiting + counts.active + counts.delayed === 0 ? true : undefined;
+    });
+    expect(await recorded()).toBe(1);
+    const failed = await queue.getFailed();
+    expect(failed.filter((job) => job.id?.startsWith(`${event.id}-again`))).toEqual([]);
   });
 
   it("when the account is another context's, then 404 and neither the row nor an event is written", async () => {
