@@ -301,6 +301,7 @@ describe('webhooks', () => {
       expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request', details: expect.any(Array) });
       messages.push(...response.body.details.map((d: { message: string }) => d.message));
     }
+    expect(messages[0]).toBe('url deve ser uma URL https');
     // joi's English defaults never leak
     expect(messages.filter((m) => /\b(must|is required|not allowed|contains a duplicate)\b/.test(m))).toEqual([]);
     const rows = await stack.sql<{ n: number }>(
