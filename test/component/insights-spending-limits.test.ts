@@ -4,6 +4,7 @@ import { todayIn } from '@finance/shared/clock';
 import { internalRoutes } from '@finance/shared/contracts/internal/index';
 import { ledgerForInsightsRoutes } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { lookupIn, pathOf } from '@finance/shared/contracts/route';
+import { EVENT_BATCH_JOB } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -289,12 +290,14 @@ describe('insights: spending limits through the gateway', () => {
       "select id, payload from ledger.outbox_events where type = 'transaction.changed'",
     );
     const queue = stack.service('insights').runtime.queues.get('insights.ledger-events');
-    await Promise.all(
-      events.flatMap((event) => [
+    // as the relay sends them (one batch), and as one job each, the form relayed before batches
+    await Promise.all([
+      queue.add(EVENT_BATCH_JOB, { events: events.map((event) => event.payload) }),
+      ...events.flatMap((event) => [
         queue.add('transaction.changed', event.payload, { jobId: `${event.id}-again` }),
         queue.add('transaction.changed', { ...(event.payload as object), event_id: crypto.randomUUID() }),
       ]),
-    );
+    ]);
     await waitFor(async () => (await queue.getJobCounts('waiting', 'active', 'delayed')).waiting === 0, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await kinds()).toEqual(['SPENDING_LIMIT_EXCEEDED', 'SPENDING_LIMIT_WARNING']);

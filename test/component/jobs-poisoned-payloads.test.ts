@@ -1,10 +1,13 @@
-import { QUEUES, type QueueName } from '@finance/shared/queue/catalogue';
+import { EVENT_BATCH_JOB, type EventBatch, QUEUES, type QueueName } from '@finance/shared/queue/catalogue';
 import type { Job } from 'bullmq';
 import { TestStack } from '../support/stack.ts';
 import { tableContents } from '../support/table-contents.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const UNKNOWN_UUID = '0190a000-0000-7000-8000-0000000000ff';
+
+/** A relayed event as the outbox relay sends it: alone in its batch. */
+const batchOf = (event: Record<string, unknown>) => ({ events: [event] }) as unknown as EventBatch;
 
 /** Every scheduled or relayed job refuses a malformed payload at once: one attempt, a clear reason, nothing written. */
 describe('background jobs with poisoned payloads', () => {
@@ -57,38 +60,52 @@ describe('background jobs with poisoned payloads', () => {
     [
       'a revocation without a connection',
       QUEUES.consentRevocation,
-      'connection.consent_revoke_requested',
-      {
+      EVENT_BATCH_JOB,
+      batchOf({
         event_id: UNKNOWN_UUID,
         type: 'connection.consent_revoke_requested',
         context: { user_id: UNKNOWN_UUID },
         data: {},
-      },
+      }),
       'Pedido de revogação inválido',
     ],
     [
       'a revocation of a connection nobody has',
       QUEUES.consentRevocation,
-      'connection.consent_revoke_requested',
-      {
+      EVENT_BATCH_JOB,
+      batchOf({
         event_id: UNKNOWN_UUID,
         type: 'connection.consent_revoke_requested',
         context: { user_id: UNKNOWN_UUID, profile_id: null },
         data: { connection_id: UNKNOWN_UUID },
-      },
+      }),
       'Conexão não encontrada para revogação',
     ],
     [
       'a time zone event naming no IANA zone',
       QUEUES.insightsLedgerEvents,
-      'context.time_zone_changed',
-      {
+      EVENT_BATCH_JOB,
+      batchOf({
         event_id: UNKNOWN_UUID,
         type: 'context.time_zone_changed',
         context: { user_id: UNKNOWN_UUID, profile_id: null },
         data: { time_zone: 'Mars/Olympus', changed_at: '2026-03-17T12:00:00.000000Z' },
-      },
+      }),
       'malformed context.time_zone_changed event',
+    ],
+    [
+      'an event batch that holds no list',
+      QUEUES.insightsLedgerEvents,
+      EVENT_BATCH_JOB,
+      { events: 'x' },
+      'malformed event batch',
+    ],
+    [
+      'an event nobody consumes',
+      QUEUES.insightsLedgerEvents,
+      EVENT_BATCH_JOB,
+      batchOf({ event_id: UNKNOWN_UUID, type: 'bill.paid', context: { user_id: UNKNOWN_UUID, profile_id: null } }),
+      'no handler for event bill.paid',
     ],
     [
       'a recategorization without a job id',
@@ -121,21 +138,21 @@ describe('background jobs with poisoned payloads', () => {
     [
       'a webhook event of a type no webhook takes',
       QUEUES.webhookEvents,
-      'account.created',
-      {
+      EVENT_BATCH_JOB,
+      batchOf({
         event_id: UNKNOWN_UUID,
         type: 'account.created',
         occurred_at: '2026-03-01T00:00:00.000Z',
         context: { user_id: UNKNOWN_UUID, profile_id: null },
         data: {},
-      },
+      }),
       'malformed webhook event',
     ],
     [
       'a webhook event without a context',
       QUEUES.webhookEvents,
-      'bill.paid',
-      { event_id: UNKNOWN_UUID, type: 'bill.paid', occurred_at: '2026-03-01T00:00:00.000Z', data: {} },
+      EVENT_BATCH_JOB,
+      batchOf({ event_id: UNKNOWN_UUID, type: 'bill.paid', occurred_at: '2026-03-01T00:00:00.000Z', data: {} }),
       'malformed webhook event',
     ],
     [
@@ -156,6 +173,32 @@ describe('background jobs with poisoned payloads', () => {
       expect(await tableContents(stack)).toEqual(before);
     },
   );
+
+  it('when one event of a batch is malformed, then the others are applied once and the job fails once naming it', async () => {
+    const good = crypto.randomUUID();
+    const event = (id: string, type: string, data: Record<string, unknown>) => ({
+      event_id: id,
+      type,
+      occurred_at: '2026-03-01T00:00:00.000Z',
+      context: { user_id: UNKNOWN_UUID, profile_id: null },
+      data,
+    });
+    const batch: EventBatch = {
+      events: [
+        event(crypto.randomUUID(), 'context.time_zone_changed', { time_zone: 'Mars/Olympus', changed_at: 'ontem' }),
+        event(good, 'account.created', { account_id: UNKNOWN_UUID, name: 'Conta', type: null }),
+      ] as EventBatch['events'],
+    };
+    const job = await settled(QUEUES.insightsLedgerEvents, EVENT_BATCH_JOB, batch);
+    expect(await job.getState()).toBe('failed');
+    expect(job.failedReason).toBe('malformed context.time_zone_changed event');
+    expect(job.attemptsMade).toBe(1);
+    const recorded = await stack.sql<{ event_id: string }>(
+      "select event_id from insights.processed_events where consumer = 'insights' and event_id = any($1::uuid[])",
+      [batch.events.map((item) => item.event_id)],
+    );
+    expect(recorded).toEqual([{ event_id: good }]);
+  });
 
   it('when a webhook delivery job names no delivery, then it completes sending nothing and changes nothing', async () => {
     const before = await tableContents(stack);

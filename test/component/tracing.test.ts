@@ -37,12 +37,18 @@ describe('tracing: one trace from the gateway through the service to the worker'
 
     const ledger = inTrace().find(serverSpan('ledger', 'POST /v1/accounts'));
     expect(ledger?.parentSpanContext?.spanId).toBe(gateway.spanContext().spanId);
-    const worker = await waitFor(async () =>
-      inTrace().find((span) => span.kind === SpanKind.CONSUMER && span.name === 'process insights.ledger-events'),
+    const handled = await waitFor(async () =>
+      inTrace().find((span) => span.kind === SpanKind.CONSUMER && span.name === 'process account.created'),
     );
-    expect(worker.spanContext().traceId).toBe(traceId);
-    // the relay batches events of many requests, so the job's parent is the span that recorded the event
-    expect(worker.parentSpanContext?.spanId).toBe(ledger?.spanContext().spanId);
+    // a job carries a batch of events from many requests: each event's span joins the trace that recorded it
+    expect(handled.parentSpanContext?.spanId).toBe(ledger?.spanContext().spanId);
+    expect(handled.attributes['messaging.message.id']).toEqual(expect.any(String));
+    // and links the span of the job that carried it
+    expect(handled.links).toHaveLength(1);
+    const job = exporter
+      .getFinishedSpans()
+      .find((span) => span.spanContext().spanId === handled.links[0].context.spanId);
+    expect(job).toMatchObject({ kind: SpanKind.CONSUMER, name: 'process insights.ledger-events' });
   });
 
   it('when a request carries a traceparent, then the gateway continues that trace', async () => {

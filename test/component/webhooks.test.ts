@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { todayUtc } from '@finance/shared/calendar';
-import { type DomainEvent, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
+import { type DomainEvent, EVENT_BATCH_JOB, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import { sendWebhook } from '../../services/insights/src/data-access/webhook-sender.ts';
 import { verifySignature } from '../../services/insights/src/domain/webhooks/signature.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
@@ -201,7 +201,7 @@ describe('webhooks', () => {
     expect(await deliveriesOf(owner.api, webhook.id)).toHaveLength(2);
   });
 
-  it('when the same event reaches the fan-out many times at once, then each webhook gets it once', async () => {
+  it("when the same batch reaches the fan-out many times at once, then each webhook gets its context's event once and no other", async () => {
     const first = await subscribe(owner.api, '/dedupe-a');
     const second = await subscribe(owner.api, '/dedupe-b');
     const event: DomainEvent = {
@@ -211,9 +211,16 @@ describe('webhooks', () => {
       context: { user_id: owner.userId, profile_id: null },
       data: { change: 'created', transactions: [] },
     };
+    // the same user's business profile and another user: contexts without a webhook, in the same batches
+    const others: DomainEvent[] = [
+      { ...event, event_id: crypto.randomUUID(), context: { user_id: owner.userId, profile_id: crypto.randomUUID() } },
+      { ...event, event_id: crypto.randomUUID(), context: { user_id: crypto.randomUUID(), profile_id: null } },
+    ];
     const queue = stack.service('insights').runtime.queues.get(QUEUES.webhookEvents);
     await Promise.all(
-      Array.from({ length: 12 }, (_, i) => queue.add('transaction.changed', event, { jobId: `dup-${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        queue.add(EVENT_BATCH_JOB, { events: [others[0], event, others[1]] }, { jobId: `dup-${i}` }),
+      ),
     );
     await waitFor(async () => receiver.on('/dedupe-a').length >= 1 && receiver.on('/dedupe-b').length >= 1, 5000);
     await new Promise((resolve) => setTimeout(resolve, 700));
@@ -224,6 +231,11 @@ describe('webhooks', () => {
       [event.event_id],
     );
     expect(rows[0].n).toBe(2);
+    const strays = await stack.sql<{ n: number }>(
+      'select count(*)::int as n from insights.webhook_deliveries where event_id = any($1::uuid[])',
+      [others.map((other) => other.event_id)],
+    );
+    expect(strays[0].n).toBe(0);
     for (const webhook of [first, second]) await owner.api.delete(`/v1/webhooks/${webhook.id}`);
   });
 

@@ -35,7 +35,7 @@ export interface ContextRef {
   profile_id: string | null;
 }
 
-/** Envelope of every event relayed from an outbox: the outbox row id is the job id, so a relay retry never duplicates. */
+/** Envelope of every event relayed from an outbox; `event_id` is the outbox row's id, the key of every consumer's inbox. */
 export interface DomainEvent<T = unknown> {
   event_id: string;
   type: EventType;
@@ -141,6 +141,17 @@ export interface EventPayloads {
 }
 
 export type EventType = keyof EventPayloads;
+
+/** Name of the job that carries a relay's batch of events to one queue (`EventBatch`). */
+export const EVENT_BATCH_JOB = 'events';
+
+/**
+ * Events relayed together to one queue, oldest first: one BullMQ job and one inbox statement per batch, not per
+ * event. Its job id digests the events' ids, so relaying the same rows twice is still one job.
+ */
+export interface EventBatch {
+  events: DomainEvent[];
+}
 
 /** Which queues each event is relayed to (BullMQ has no fan-out, so each consumer gets its own queue). */
 export const EVENT_ROUTES: Record<EventType, QueueName[]> = {

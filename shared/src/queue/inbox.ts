@@ -56,3 +56,23 @@ export async function handleOnce(
     return true;
   });
 }
+
+/**
+ * Records events that had nothing to apply as handled by `consumer`, in one statement for the whole batch
+ * (duplicates and events already recorded are skipped).
+ */
+export async function recordHandled(
+  em: EntityManager,
+  events: Array<{ event_id: string; type: string }>,
+  consumer: string,
+): Promise<void> {
+  if (events.length === 0) return;
+  // one order of keys for every batch: two batches holding the same events cannot deadlock on them
+  const sorted = [...events].sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));
+  const rows = sorted.map(() => '(?, ?, ?)').join(', ');
+  await em.getConnection().execute(
+    `insert into processed_events (event_id, consumer, type) values ${rows} on conflict do nothing`,
+    sorted.flatMap((event) => [event.event_id, consumer, event.type]),
+    'run',
+  );
+}

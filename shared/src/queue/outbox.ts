@@ -4,16 +4,9 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { newId } from '../db/base-entity.ts';
 import { outboxLag, outboxPending } from '../telemetry/metrics.ts';
-import { activeTraceparent, jobTraceMetadata } from '../telemetry/tracing.ts';
-import {
-  type ContextRef,
-  DEFAULT_JOB_OPTIONS,
-  type DomainEvent,
-  EVENT_ROUTES,
-  type EventPayloads,
-  type EventType,
-  type QueueName,
-} from './catalogue.ts';
+import { activeTraceparent } from '../telemetry/tracing.ts';
+import type { ContextRef, DomainEvent, EventPayloads, EventType, QueueName } from './catalogue.ts';
+import { jobsByQueue, type PendingRow } from './relay-jobs.ts';
 
 /** Events waiting to be relayed; written in the same transaction as the change they describe. */
 export const OutboxEventSchema = defineEntity({
@@ -111,24 +104,6 @@ export function outboxEvent<T extends EventType>(
   return { id, payload };
 }
 
-interface PendingRow {
-  id: string;
-  type: string;
-  queue: QueueName | null;
-  payload: { traceparent?: string };
-  created_at: Date;
-}
-
-/** A job's data is what its producer recorded; the trace travels in the job's telemetry metadata. */
-function withoutTrace(payload: PendingRow['payload']): Record<string, unknown> {
-  const { traceparent: _trace, ...data } = payload;
-  return data;
-}
-
-/** A job row goes to its queue; an event row to every queue that subscribes to its type. */
-const targetsOf = (row: PendingRow): QueueName[] =>
-  row.queue ? [row.queue] : (EVENT_ROUTES[row.type as EventType] ?? []);
-
 const withTimeout = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   Promise.race([
     promise,
@@ -218,24 +193,7 @@ export class OutboxRelay {
       );
       this.recordLag(rows);
       if (rows.length === 0) return 0;
-      const byQueue = new Map<QueueName, PendingRow[]>();
-      for (const row of rows) {
-        for (const queue of targetsOf(row)) {
-          byQueue.set(queue, [...(byQueue.get(queue) ?? []), row]);
-        }
-      }
-      for (const [name, items] of byQueue) {
-        await withTimeout(
-          queues(name).addBulk(
-            items.map((row) => ({
-              name: row.type,
-              data: row.queue ? withoutTrace(row.payload) : row.payload,
-              opts: { ...DEFAULT_JOB_OPTIONS, jobId: row.id, telemetry: jobTraceMetadata(row.payload.traceparent) },
-            })),
-          ),
-          5000,
-        );
-      }
+      for (const [name, jobs] of jobsByQueue(rows)) await withTimeout(queues(name).addBulk(jobs), 5000);
       await connection.execute(
         'update outbox_events set published_at = now(), attempts = attempts + 1 where id in (?)',
         [rows.map((row) => row.id)],

@@ -1,9 +1,9 @@
-import { type Processor, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { type Processor, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { jobDuration, jobFailures, queueDepth } from '../telemetry/metrics.ts';
 import { bullTelemetry } from '../telemetry/queue-tracing.ts';
-import { DEFAULT_JOB_OPTIONS, type DomainEvent, type EventType, type QueueName } from './catalogue.ts';
+import { DEFAULT_JOB_OPTIONS, type QueueName } from './catalogue.ts';
 
 /** Producer side: one Queue object per name per process, all on one connection. */
 export class QueueRegistry {
@@ -103,15 +103,4 @@ export function startWorker<T>(name: QueueName, processor: Processor<T>, options
   );
   worker.on('error', (err) => options.logger.error({ queue: name, err }, 'worker error'));
   return worker;
-}
-
-export type EventHandlers = { [K in EventType]?: (event: DomainEvent) => Promise<void> };
-
-/** Routes relayed domain events to their handler; an event nobody handles is poisoned, not retried. */
-export function eventProcessor(handlers: EventHandlers): Processor<DomainEvent> {
-  return async (job) => {
-    const handler = handlers[job.data?.type];
-    if (!handler) throw new UnrecoverableError(`no handler for event ${String(job.data?.type)}`);
-    await handler(job.data);
-  };
 }

@@ -1,7 +1,7 @@
 import { register } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '../logger.ts';
 
@@ -103,6 +103,35 @@ export function activeTraceparent(): string | undefined {
 /** Job metadata (BullMQ's propagation format) that makes a stored traceparent the parent of the job's spans. */
 export const jobTraceMetadata = (traceparent: string | undefined) =>
   traceparent ? { metadata: JSON.stringify({ traceparent }) } : undefined;
+
+/**
+ * Runs the handling of one event of a relayed batch in a consumer span of the trace that recorded it (its stored
+ * traceparent), linked to the span of the job that carried the batch: each request's trace still shows its event.
+ */
+export function inEventSpan<T>(
+  event: { event_id: string; type: string; traceparent?: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  const job = trace.getActiveSpan()?.spanContext();
+  const parent = event.traceparent
+    ? propagation.extract(ROOT_CONTEXT, { traceparent: event.traceparent })
+    : context.active();
+  const options = {
+    kind: SpanKind.CONSUMER,
+    links: job ? [{ context: job }] : [],
+    attributes: { 'messaging.message.id': event.event_id },
+  };
+  return trace.getTracer('finance-queues').startActiveSpan(`process ${event.type}`, options, parent, async (span) => {
+    try {
+      return await work();
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
 
 /**
  * Flushes and stops tracing at the end of a stop path, so the spans of the last requests are exported rather

@@ -1,4 +1,4 @@
-import { type DomainEvent, QUEUES } from '@finance/shared/queue/catalogue';
+import { type DomainEvent, EVENT_BATCH_JOB, QUEUES } from '@finance/shared/queue/catalogue';
 import { type Tenant, TestStack } from '../../support/stack.ts';
 import { waitFor } from '../../support/wait-for.ts';
 import { newAccount } from './fixtures.ts';
@@ -70,6 +70,29 @@ describe('transactions: a plain create is one statement with its event', () => {
     expect(count(/\[query\] \S*begin$/)).toBe(count(/from outbox_events where published_at is null/));
   });
 
+  it('when forty entries are created at once, then their events reach insights in batches: fewer jobs and inbox statements than events', async () => {
+    insightsSql = [];
+    const responses = await Promise.all(Array.from({ length: 40 }, () => tenant.api.post('/v1/transactions', body())));
+    expect(responses.map((response) => response.status)).toEqual(Array(40).fill(201));
+    const ids = responses.map((response) => response.body.id as string);
+    const recorded = async () =>
+      (
+        await stack.sql<{ n: number }>(
+          `select count(*)::int as n from ledger.outbox_events o
+             join insights.processed_events p on p.event_id = o.id and p.consumer = 'insights'
+            where o.payload->'data'->'transactions'->0->>'id' = any($1::text[])`,
+          [ids],
+        )
+      )[0].n;
+    await waitFor(async () => ((await recorded()) === 40 ? true : undefined));
+    const statements = insightsSql;
+    insightsSql = null;
+    // one statement per relayed batch (the relay polls every 200 ms): far fewer than one per event
+    const inboxStatements = statements.filter((sql) => /into processed_events/.test(sql)).length;
+    expect(inboxStatements).toBeGreaterThan(0);
+    expect(inboxStatements).toBeLessThan(20);
+  });
+
   it('when an event with nothing to apply is delivered ten more times at once, then insights records it once', async () => {
     const response = await tenant.api.post('/v1/transactions', body());
     expect(response.status).toBe(201);
@@ -89,10 +112,11 @@ describe('transactions: a plain create is one statement with its event', () => {
       )[0].n;
     await waitFor(async () => ((await recorded()) === 1 ? true : undefined));
     const queue = stack.service('insights').runtime.queues.get(QUEUES.insightsLedgerEvents);
+    // ten batches holding it, as ten relay passes after crashes between adding and marking would send them
     await queue.addBulk(
       Array.from({ length: 10 }, (_, index) => ({
-        name: 'transaction.changed',
-        data: event.payload as DomainEvent,
+        name: EVENT_BATCH_JOB,
+        data: { events: [event.payload as DomainEvent] },
         opts: { jobId: `${event.id}-again-${index}` },
       })),
     );

@@ -104,6 +104,27 @@ export async function subscribedWebhooks(em: EntityManager, context: ContextRef,
   );
 }
 
+/** A context's key in `contextsWithWebhooks`' answer: its profile, or its user for the personal context. */
+export const contextKey = (context: ContextRef): string => context.profile_id ?? `user:${context.user_id}`;
+
+/** Which of these contexts have an enabled webhook (by `contextKey`): one statement for a batch of events. */
+export async function contextsWithWebhooks(em: EntityManager, contexts: ContextRef[]): Promise<Set<string>> {
+  const profiles = [...new Set(contexts.flatMap((context) => context.profile_id ?? []))];
+  const users = [...new Set(contexts.flatMap((context) => (context.profile_id ? [] : [context.user_id])))];
+  const scopes = [
+    ...(profiles.length ? [{ sql: 'profile_id in (?)', params: [profiles] }] : []),
+    ...(users.length ? [{ sql: '(profile_id is null and user_id in (?))', params: [users] }] : []),
+  ];
+  if (scopes.length === 0) return new Set();
+  const rows = await run<ContextRef>(
+    em,
+    `select distinct user_id, profile_id from webhooks
+      where status = 'ENABLED' and (${scopes.map((scope) => scope.sql).join(' or ')})`,
+    scopes.flatMap((scope) => scope.params),
+  );
+  return new Set(rows.map(contextKey));
+}
+
 /** Inserts a delivery unless the webhook already has one for the event; returns the new row or null. */
 export async function insertDelivery(
   em: EntityManager,

@@ -3,7 +3,12 @@ import { type DomainEvent, QUEUES, type WebhookDeliveryJob } from '@finance/shar
 import { handleOnce } from '@finance/shared/queue/inbox';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { insertDelivery, subscribedWebhooks } from '../../data-access/webhook-repository.ts';
+import {
+  contextKey,
+  contextsWithWebhooks,
+  insertDelivery,
+  subscribedWebhooks,
+} from '../../data-access/webhook-repository.ts';
 import { deliveryBody, webhookEventOf } from './webhook-events.ts';
 
 const CONSUMER = 'webhooks';
@@ -35,4 +40,16 @@ export async function fanOutEvent(em: EntityManager, event: DomainEvent): Promis
     }
   });
   return created;
+}
+
+/**
+ * Which events of a batch may have a webhook to notify: those of the contexts with an enabled one, found by
+ * one statement for the whole batch (most contexts have none, and their events cost nothing more).
+ */
+export async function withWebhooks(em: EntityManager, events: DomainEvent[]): Promise<(event: DomainEvent) => boolean> {
+  const contexts = await contextsWithWebhooks(
+    em,
+    events.map((event) => event.context),
+  );
+  return (event) => contexts.has(contextKey(event.context));
 }

@@ -1,8 +1,8 @@
 import { isValidTimeZone } from '@finance/shared/clock';
 import type { ContextTimeZoneChanged, DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
 import { QUEUES } from '@finance/shared/queue/catalogue';
-import { handleOnce } from '@finance/shared/queue/inbox';
-import { eventProcessor } from '@finance/shared/queue/queues';
+import { eventBatchProcessor } from '@finance/shared/queue/event-batches';
+import { handleOnce, recordHandled } from '@finance/shared/queue/inbox';
 import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
@@ -11,57 +11,70 @@ import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
 const CONSUMER = 'insights';
+/** Events of one batch handled at once: those that touch a limit wait on PostgreSQL and the ledger. */
 export const LEDGER_EVENTS_CONCURRENCY = 16;
 
+function timeZoneChange(event: DomainEvent): DomainEvent<ContextTimeZoneChanged> {
+  const changed = event as DomainEvent<ContextTimeZoneChanged>;
+  const { time_zone: zone, changed_at: at } = changed.data ?? ({} as ContextTimeZoneChanged);
+  if (!changed.context?.user_id || !isValidTimeZone(zone) || typeof at !== 'string' || Number.isNaN(Date.parse(at))) {
+    throw new UnrecoverableError('malformed context.time_zone_changed event');
+  }
+  return changed;
+}
+
+function transactionChange(event: DomainEvent): DomainEvent<TransactionChanged> {
+  const changed = event as DomainEvent<TransactionChanged>;
+  if (!changed.context?.user_id || !Array.isArray(changed.data?.transactions)) {
+    throw new UnrecoverableError('malformed transaction.changed event');
+  }
+  return changed;
+}
+
 /**
- * Consumes ledger events once each (inbox); `transaction.changed` checks the spending limits it touches;
- * `context.time_zone_changed` keeps the context's zone for the daily jobs.
+ * Consumes ledger events once each (inbox), a relayed batch at a time; `transaction.changed` checks the spending
+ * limits it touches, `context.time_zone_changed` keeps the context's zone for the daily jobs. The events with
+ * nothing to apply (most: no limit touched) are recorded together, one statement per batch.
  */
 export function startLedgerEventsWorker(runtime: InsightsRuntime) {
-  const { orm, logger } = runtime;
+  const { orm } = runtime;
   const ledger = ledgerFor(runtime);
   return runtime.startWorker(
     QUEUES.insightsLedgerEvents,
-    eventProcessor({
-      'account.created': async (event) => {
-        const applied = await handleOnce(orm.em.fork(), event, CONSUMER);
-        logger.debug({ eventId: event.event_id, applied }, 'account.created consumed');
-      },
-      'context.time_zone_changed': async (event) => {
-        const changed = event as DomainEvent<ContextTimeZoneChanged>;
-        const { time_zone: zone, changed_at: at } = changed.data ?? ({} as ContextTimeZoneChanged);
-        if (
-          !changed.context?.user_id ||
-          !isValidTimeZone(zone) ||
-          typeof at !== 'string' ||
-          Number.isNaN(Date.parse(at))
-        ) {
-          throw new UnrecoverableError('malformed context.time_zone_changed event');
-        }
-        await handleOnce(orm.em.fork(), event, CONSUMER, (tx) => saveContextTimeZone(tx, changed.context, zone, at));
-      },
-      'transaction.changed': async (event) => {
-        const changed = event as DomainEvent<TransactionChanged>;
-        if (!changed.context?.user_id || !Array.isArray(changed.data?.transactions)) {
-          throw new UnrecoverableError('malformed transaction.changed event');
-        }
-        const em = orm.em.fork();
-        // spending is read before the inbox transaction so no HTTP call holds a database transaction open
-        const alerts = await spendingAlertsFor(em, ledger, changed);
-        await handleOnce(
-          em,
-          event,
-          CONSUMER,
-          alerts.length
-            ? async (tx) => {
-                await insertNotifications(tx, alerts);
-              }
-            : undefined,
-        );
-      },
+    eventBatchProcessor(LEDGER_EVENTS_CONCURRENCY, () => {
+      const quiet: DomainEvent[] = [];
+      return {
+        async handle(event) {
+          switch (event?.type) {
+            case 'account.created':
+              quiet.push(event);
+              return;
+            case 'context.time_zone_changed': {
+              const { context, data } = timeZoneChange(event);
+              await handleOnce(orm.em.fork(), event, CONSUMER, (tx) =>
+                saveContextTimeZone(tx, context, data.time_zone, data.changed_at),
+              );
+              return;
+            }
+            case 'transaction.changed': {
+              const em = orm.em.fork();
+              // spending is read before the inbox transaction so no HTTP call holds a database transaction open
+              const alerts = await spendingAlertsFor(em, ledger, transactionChange(event));
+              if (alerts.length === 0) quiet.push(event);
+              else
+                await handleOnce(em, event, CONSUMER, async (tx) => {
+                  await insertNotifications(tx, alerts);
+                });
+              return;
+            }
+            default:
+              throw new UnrecoverableError(`no handler for event ${String(event?.type)}`);
+          }
+        },
+        finish: () => recordHandled(orm.em.fork(), quiet, CONSUMER),
+      };
     }),
-    // each event waits mostly on PostgreSQL (a limit lookup, the inbox insert): more in flight keeps the lag
-    // from commit to a limit's `spent` under a second while the ledger takes creates at full speed
-    LEDGER_EVENTS_CONCURRENCY,
+    // batches arrive one per relay tick; a second in flight keeps the lag short while one waits on the ledger
+    2,
   );
 }

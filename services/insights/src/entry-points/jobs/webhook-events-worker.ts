@@ -1,25 +1,43 @@
+import { isUuid } from '@finance/shared/db/pagination';
 import { type DomainEvent, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
+import { eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
-import { fanOutEvent } from '../../domain/webhooks/fan-out-event.ts';
+import { fanOutEvent, withWebhooks } from '../../domain/webhooks/fan-out-event.ts';
 
 const ACCEPTED = new Set<string>(['transaction.changed', ...WEBHOOK_EVENT_TYPES]);
+/** Events of one batch fanned out at once (only those of contexts with a webhook reach the database). */
+const FAN_OUT_CONCURRENCY = 8;
 
-/** Turns every event a webhook may subscribe to into one delivery per subscribed webhook of its context. */
+const isId = (value: unknown): value is string => typeof value === 'string' && isUuid(value);
+
+const wellFormed = (event: DomainEvent | null): event is DomainEvent =>
+  !!event &&
+  isId(event.event_id) &&
+  ACCEPTED.has(event.type) &&
+  isId(event.context?.user_id) &&
+  (event.context.profile_id == null || isId(event.context.profile_id)) &&
+  typeof event.occurred_at === 'string';
+
+/**
+ * Turns every event a webhook may subscribe to into one delivery per subscribed webhook of its context; the
+ * events of contexts without a webhook (found for the whole batch at once) go no further.
+ */
 export function startWebhookEventsWorker(runtime: InsightsRuntime) {
-  return runtime.startWorker<DomainEvent>(QUEUES.webhookEvents, async (job) => {
-    const event = job.data;
-    if (
-      !event ||
-      typeof event.event_id !== 'string' ||
-      !ACCEPTED.has(event.type) ||
-      typeof event.context?.user_id !== 'string' ||
-      typeof event.occurred_at !== 'string'
-    ) {
-      throw new UnrecoverableError('malformed webhook event');
-    }
-    const created = await fanOutEvent(runtime.orm.em.fork(), event);
-    if (created > 0) runtime.outbox?.kick();
-    return { deliveries: created };
-  });
+  return runtime.startWorker(
+    QUEUES.webhookEvents,
+    eventBatchProcessor(FAN_OUT_CONCURRENCY, async (events) => {
+      const subscribed = await withWebhooks(runtime.orm.em.fork(), events.filter(wellFormed));
+      let created = 0;
+      return {
+        async handle(event) {
+          if (!wellFormed(event)) throw new UnrecoverableError('malformed webhook event');
+          if (subscribed(event)) created += await fanOutEvent(runtime.orm.em.fork(), event);
+        },
+        async finish() {
+          if (created > 0) runtime.outbox?.kick();
+        },
+      };
+    }),
+  );
 }

@@ -1,6 +1,6 @@
 import { contextOfRef } from '@finance/shared/db/context-scope';
 import { QUEUES } from '@finance/shared/queue/catalogue';
-import { eventProcessor } from '@finance/shared/queue/queues';
+import { eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { UnrecoverableError } from 'bullmq';
 import type { LedgerRuntime } from '../../config.ts';
 import { type BankConnector, recordingBankConnector } from '../../domain/open-banking/bank-connector.ts';
@@ -15,8 +15,11 @@ export function startConsentRevocationWorker(
 ) {
   return runtime.startWorker(
     QUEUES.consentRevocation,
-    eventProcessor({
-      'connection.consent_revoke_requested': async (event) => {
+    eventBatchProcessor(1, () => ({
+      async handle(event) {
+        if (event?.type !== 'connection.consent_revoke_requested') {
+          throw new UnrecoverableError(`no handler for event ${String(event?.type)}`);
+        }
         const connectionId = (event.data as { connection_id?: unknown })?.connection_id;
         const context = event.context;
         if (typeof connectionId !== 'string' || !UUID.test(connectionId) || !context?.user_id) {
@@ -26,7 +29,7 @@ export function startConsentRevocationWorker(
         const outcome = await revokeConsent(runtime.orm.em.fork(), ctx, connectionId, connector);
         if (outcome === 'unknown') throw new UnrecoverableError('Conexão não encontrada para revogação');
       },
-    }),
+    })),
     1,
   );
 }

@@ -1,0 +1,54 @@
+import { type Job, type Processor, UnrecoverableError } from 'bullmq';
+import { inEventSpan } from '../telemetry/tracing.ts';
+import { type DomainEvent, EVENT_BATCH_JOB, type EventBatch } from './catalogue.ts';
+
+/** What a consumer does with one relayed batch: `handle` each event, then `finish` what they left to do together. */
+export interface EventBatchRun {
+  handle(event: DomainEvent): Promise<void>;
+  /** Runs after every event was handled, failed or not (e.g. one inbox statement for the events with no effect). */
+  finish?(): Promise<void>;
+}
+
+/** A job's events: its batch, or the one event of a job relayed before batches (named for the event's type). */
+function eventsOf(job: Job<EventBatch | DomainEvent>): DomainEvent[] {
+  const data: unknown = job.data;
+  if (job.name !== EVENT_BATCH_JOB) return [data as DomainEvent];
+  const events = (data as Partial<EventBatch> | null)?.events;
+  if (!Array.isArray(events)) throw new UnrecoverableError('malformed event batch');
+  return events;
+}
+
+/** Calls `work` on every item, at most `limit` at a time; settles them all. */
+async function settleAll<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<unknown[]> {
+  const errors: unknown[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]).catch((err: unknown) => errors.push(err));
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return errors;
+}
+
+/**
+ * Consumes relayed batches of events: each event through the run's `handle`, `concurrency` at a time, in a span
+ * of the trace that recorded it; then `finish`. A malformed event (`UnrecoverableError`) does not hold back the
+ * others: the job then fails without retries, its reason the rejections' messages. Any other error fails the job for BullMQ to
+ * retry the batch, and the consumer's inbox skips the events it already applied.
+ */
+export function eventBatchProcessor(
+  concurrency: number,
+  start: (events: DomainEvent[]) => EventBatchRun | Promise<EventBatchRun>,
+): Processor<EventBatch | DomainEvent> {
+  return async (job) => {
+    const events = eventsOf(job);
+    const run = await start(events);
+    const errors = await settleAll(events, concurrency, (event) =>
+      inEventSpan(event ?? { event_id: 'unknown', type: 'unknown' }, () => run.handle(event)),
+    );
+    await run.finish?.();
+    const retryable = errors.find((err) => !(err instanceof UnrecoverableError));
+    if (retryable) throw retryable;
+    if (errors.length)
+      throw new UnrecoverableError([...new Set(errors.map((err) => (err as Error).message))].join('; '));
+  };
+}
