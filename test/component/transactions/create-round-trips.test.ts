@@ -1,3 +1,4 @@
+import { runPrepared } from '@finance/shared/db/sql';
 import { type DomainEvent, EVENT_BATCH_JOB, QUEUES } from '@finance/shared/queue/catalogue';
 import { type Tenant, TestStack } from '../../support/stack.ts';
 import { waitFor } from '../../support/wait-for.ts';
@@ -39,6 +40,9 @@ describe('transactions: a plain create is one statement with its event', () => {
     const own = statements.filter((sql) => /\b(from accounts|into transactions)\b/.test(sql));
     expect(own).toHaveLength(1);
     expect(own[0]).toMatch(/insert into outbox_events/);
+    // a prepared statement: its values travel as parameters, so PostgreSQL plans it once per connection
+    expect(own[0]).toMatch(/where id = \$1 and deleted_at is null/);
+    expect(own[0]).not.toContain(accountId);
     const [event] = await outboxOf(response.body.id);
     expect(event).toBeDefined();
     // the event still reaches its consumer
@@ -47,6 +51,32 @@ describe('transactions: a plain create is one statement with its event', () => {
         ? true
         : undefined,
     );
+  });
+
+  it('when a hot statement runs outside a transaction, then PostgreSQL keeps it prepared; inside one, it runs as text', async () => {
+    const em = stack.service('ledger').runtime.orm.em.fork();
+    const marker = `select ?::int + 1 as next -- ${crypto.randomUUID()}`;
+    expect(await runPrepared(em, marker, [41])).toEqual([{ next: 42 }]);
+    // the pool hands out its connections in turn: ask each until one answers that it holds the statement
+    const held = await waitFor(async () => {
+      await runPrepared(em, marker, [1]);
+      const rows = await runPrepared<{ statement: string }>(
+        em,
+        'select statement from pg_prepared_statements where statement like ?',
+        [`%${marker.slice(-36)}%`],
+      );
+      return rows.length ? rows : undefined;
+    });
+    expect(held[0].statement).toContain('$1::int + 1');
+    ledgerSql = [];
+    const inside = await em.transactional((tx) => runPrepared(tx, marker, [1]));
+    const statements = ledgerSql;
+    ledgerSql = null;
+    expect(inside).toEqual([{ next: 2 }]);
+    // through the ORM, which sends it as text with the value inlined (its log shows the `?` form)
+    expect(statements.filter((sql) => sql.includes('+ 1 as next')).map((sql) => sql.includes('?::int'))).toEqual([
+      true,
+    ]);
   });
 
   it('when an event touches no spending limit, then insights records it with one statement and no transaction', async () => {

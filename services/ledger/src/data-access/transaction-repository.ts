@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { TransactionFilters } from '@finance/shared/contracts/ledger/transactions';
 import { contextKey, contextSql } from '@finance/shared/db/context-scope';
-import { runSql } from '@finance/shared/db/sql';
+import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
 import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
@@ -91,7 +91,7 @@ export async function insertWithEvent(
   const account = accountId
     ? `account as (select id from accounts where id = ? and deleted_at is null and ${scope.sql} for key share), `
     : '';
-  return selectTransactions(
+  const inserted = await runPrepared<RawRow>(
     em,
     `with ${account}inserted as (${insertSql(SELECT_COLUMNS, accountId ? 'exists (select 1 from account)' : '')}),
      event as (insert into outbox_events (id, type, payload) select ?, ?, ?::jsonb where exists (select 1 from inserted))
@@ -104,6 +104,7 @@ export async function insertWithEvent(
       JSON.stringify(event.payload),
     ],
   );
+  return inserted.map(toRow);
 }
 
 export async function insertTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {
