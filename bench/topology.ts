@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -81,12 +82,31 @@ function figuresOf(pid: number, read: (pid: number) => number | null): Record<st
   return figures;
 }
 
+const bindable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/**
+ * A first port of four free ones, below Linux's ephemeral range (32768 and up): a port there can be the local end
+ * of one of the run's own connections, and a service that cannot bind exits and is restarted until it gives up.
+ */
+async function freeBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const ports = [base, base + 1, base + 2, base + 3];
+    if ((await Promise.all(ports.map(bindable))).every(Boolean)) return base;
+  }
+}
+
 /**
  * The production topology as `npm start` runs it: four processes (gateway, ledger, billing, insights, each
  * with its workers) under the `scripts/start.ts` wrapper, `NODE_ENV=production`, on free ports.
  */
 export async function startTopology(env: Record<string, string>): Promise<Topology> {
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  const base = await freeBase();
   const url = `http://127.0.0.1:${base}`;
   const child = spawn(process.execPath, ['scripts/start.ts'], {
     cwd: ROOT,
