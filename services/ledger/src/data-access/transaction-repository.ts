@@ -162,19 +162,19 @@ export async function listPage(
   after: [string, string] | null,
 ): Promise<TransactionRow[]> {
   const statement = listPageStatement(ctx, filters, limit, after);
-  return selectTransactions(em, statement.sql, statement.params);
+  return (await runPrepared<RawRow>(em, statement.sql, statement.params)).map(toRow);
 }
 
-/** The statement of `listPage` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
+/** The statement of `listPage` (`?` placeholders, scalar values, ledger schema on the search path); the bench runs it too. */
 export function listPageStatement(
   ctx: CallerContext,
   filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
-): { sql: string; params: unknown[] } {
+): { sql: string; params: Array<string | number | boolean> } {
   const scope = contextSql(ctx, 't');
   const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
-  const params: unknown[] = [contextKey(ctx), ...scope.params];
+  const params: Array<string | number | boolean> = [contextKey(ctx), ...scope.params];
   const equal: Array<[keyof TransactionFilters, string]> = [
     ['account_id', 't.account_id = ?'],
     ['credit_card_id', 't.credit_card_id = ?'],
