@@ -73,6 +73,24 @@ export interface OutboxInsert {
   payload: unknown;
 }
 
+/** `insertWithEvent`'s statement, one text per shape: built once, so the prepared statement is found at once. */
+const insertWithEventTexts = new Map<string, string>();
+
+function insertWithEventSql(scopeSql: string, withAccount: boolean): string {
+  const key = `${withAccount}:${scopeSql}`;
+  let sql = insertWithEventTexts.get(key);
+  if (!sql) {
+    const account = withAccount
+      ? `account as (select id from accounts where id = ? and deleted_at is null and ${scopeSql} for key share), `
+      : '';
+    sql = `with ${account}inserted as (${insertSql(SELECT_COLUMNS, withAccount ? 'exists (select 1 from account)' : '')}),
+     event as (insert into outbox_events (id, type, payload) select ?, ?, ?::jsonb where exists (select 1 from inserted))
+     select * from inserted`;
+    insertWithEventTexts.set(key, sql);
+  }
+  return sql;
+}
+
 /**
  * A create in one statement (one round trip, no unit of work): the holding account is checked the way
  * `visibleAccountIds` does (live, the caller's, KEY SHARE against a concurrent deletion), the rows are inserted
@@ -88,22 +106,13 @@ export async function insertWithEvent(
 ): Promise<TransactionRow[]> {
   if (rows.length === 0) return [];
   const scope = contextSql(ctx);
-  const account = accountId
-    ? `account as (select id from accounts where id = ? and deleted_at is null and ${scope.sql} for key share), `
-    : '';
-  const inserted = await runPrepared<RawRow>(
-    em,
-    `with ${account}inserted as (${insertSql(SELECT_COLUMNS, accountId ? 'exists (select 1 from account)' : '')}),
-     event as (insert into outbox_events (id, type, payload) select ?, ?, ?::jsonb where exists (select 1 from inserted))
-     select * from inserted`,
-    [
-      ...(accountId ? [accountId, ...scope.params] : []),
-      JSON.stringify(rows),
-      event.id,
-      event.type,
-      JSON.stringify(event.payload),
-    ],
-  );
+  const inserted = await runPrepared<RawRow>(em, insertWithEventSql(scope.sql, accountId !== null), [
+    ...(accountId ? [accountId, ...scope.params] : []),
+    JSON.stringify(rows),
+    event.id,
+    event.type,
+    JSON.stringify(event.payload),
+  ]);
   return inserted.map(toRow);
 }
 
