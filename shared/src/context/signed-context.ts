@@ -16,14 +16,46 @@ function sign(payload: string, secret: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
+/** How long a signed header is reused for the same context (it stays valid for at least TTL − this). */
+const REUSE_MS = 10_000;
+/** Past this many entries a cache starts over (contexts of live keys, headers of the last minute). */
+const MAX_CACHED = 10_000;
+
+const signed = new Map<string, Map<string, { header: string; signedAt: number }>>();
+const verified = new Map<string, Map<string, CallerContext & { exp: number }>>();
+
+function cacheOf<T>(caches: Map<string, Map<string, T>>, secret: string): Map<string, T> {
+  let cache = caches.get(secret);
+  if (!cache) caches.set(secret, (cache = new Map()));
+  if (cache.size >= MAX_CACHED) cache.clear();
+  return cache;
+}
+
+/**
+ * The signed header of a context, valid for a minute. The same context reuses its header for 10 s, so neither
+ * side computes an HMAC per request (each service keeps the headers it verified until they expire).
+ */
 export function signContext(ctx: CallerContext, secret: string, now = Date.now()): string {
+  const cache = cacheOf(signed, secret);
+  const key = `${ctx.userId}|${ctx.profileId}|${ctx.business}|${ctx.keyId}`;
+  const reused = cache.get(key);
+  if (reused && now >= reused.signedAt && now - reused.signedAt < REUSE_MS) return reused.header;
   const payload = Buffer.from(JSON.stringify({ ...ctx, exp: now + TTL_MS })).toString('base64url');
-  return `${payload}.${sign(payload, secret)}`;
+  const header = `${payload}.${sign(payload, secret)}`;
+  cache.set(key, { header, signedAt: now });
+  return header;
 }
 
 /** Returns the context when the header is well-formed, correctly signed and not expired; null otherwise. */
 export function verifyContext(header: string | undefined, secret: string, now = Date.now()): CallerContext | null {
   if (!header) return null;
+  const cache = cacheOf(verified, secret);
+  const known = cache.get(header);
+  if (known) {
+    if (known.exp < now) return null;
+    const { exp: _exp, ...ctx } = known;
+    return ctx;
+  }
   const [payload, signature, extra] = header.split('.');
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(sign(payload, secret));
@@ -32,12 +64,14 @@ export function verifyContext(header: string | undefined, secret: string, now = 
   try {
     const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (typeof data.exp !== 'number' || data.exp < now || typeof data.userId !== 'string') return null;
-    return {
+    const ctx: CallerContext = {
       userId: data.userId,
       profileId: typeof data.profileId === 'string' ? data.profileId : null,
       business: data.business === true,
       keyId: typeof data.keyId === 'string' ? data.keyId : null,
     };
+    cache.set(header, { ...ctx, exp: data.exp });
+    return { ...ctx };
   } catch {
     return null;
   }
