@@ -26,7 +26,10 @@ const verified = new Map<string, Map<string, CallerContext & { exp: number }>>()
 
 function cacheOf<T>(caches: Map<string, Map<string, T>>, secret: string): Map<string, T> {
   let cache = caches.get(secret);
-  if (!cache) caches.set(secret, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(secret, cache);
+  }
   if (cache.size >= MAX_CACHED) cache.clear();
   return cache;
 }
