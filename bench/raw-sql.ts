@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import pg from 'pg';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
+import { summaryStatement } from '../services/ledger/src/data-access/aggregates/summary.ts';
 import { billRowsStatement, billTotalsStatement } from '../services/ledger/src/data-access/bill-contents-reads.ts';
 import { listPageStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
 
@@ -117,6 +118,30 @@ export const billStatements = (userId: string, cardId: string, billId: string, t
 /** The ledger's subcategory aggregate (`totalsBySubcategory`) for a personal context, imported from it. */
 export const subcategoryStatement = (userId: string, from: string, to: string) =>
   fromProduction(subcategoryTotalsStatement(personal(userId), { start_date: from, end_date: to }));
+
+/**
+ * The ledger's summary statement (`summaryOf`) for a personal context, imported from it, with the bills open on
+ * the period's last day (what billing answers the summary's call): the database work of the summary's answer.
+ */
+export const summaryStatementOf = (userId: string, from: string, to: string, openBillIds: string[]) =>
+  fromProduction(summaryStatement(personal(userId), { start_date: from, end_date: to, open_bill_ids: openBillIds }));
+
+/** The bills open on a day (the first closing on or after it, per card), as the summary's baseline takes them. */
+export async function openBillIds(databaseUrl: string, userId: string, day: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `select distinct on (credit_card_id) id from billing.bills
+        where user_id = $1 and profile_id is null and closing_date >= $2::date
+        order by credit_card_id, closing_date`,
+      [userId, day],
+    );
+    return rows.map((row) => row.id);
+  } finally {
+    await client.end();
+  }
+}
 
 /** The bulk recategorization as one UPDATE of the matched rows (no batches, no events, no job). */
 export const recategorizeStatement = (

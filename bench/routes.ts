@@ -11,6 +11,7 @@ export const ROUTES = {
   createCard: ['post', '/v1/credit-cards'],
   showBill: ['get', '/v2/bills/show-by-card/:cardId'],
   subcategoryReport: ['get', '/v1/reports/subcategory-details'],
+  summaryReport: ['get', '/v1/reports/summary'],
   investmentYield: ['get', '/v1/investments/yield'],
   createRule: ['post', '/v1/categorization-rules'],
   updateRule: ['patch', '/v1/categorization-rules/:id'],

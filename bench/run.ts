@@ -9,9 +9,11 @@ import { drive } from './load.ts';
 import {
   billStatements,
   listStatement,
+  openBillIds,
   recategorizeStatement,
   sqlLoad,
   subcategoryStatement,
+  summaryStatementOf,
   timeRolledBack,
 } from './raw-sql.ts';
 import { type Figures, machine, ratioOf, type ScenarioResult, table, writeResults } from './report.ts';
@@ -41,7 +43,7 @@ const TOPOLOGY_MODE =
   '`npm start` topology: scripts/start.ts wrapper + four processes (gateway, ledger, billing, insights with their workers), NODE_ENV=production, same database and seed';
 /** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
-/** `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, yield, create, rule); all by default. */
+/** `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule); all by default. */
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
 
@@ -171,6 +173,32 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
             ...(await sqlLoad(
               target.databaseUrl,
               subcategoryStatement(person.userId, data.start, data.today),
+              CONNECTIONS,
+              SECONDS,
+            )),
+          },
+        },
+      ),
+    );
+
+  const summary = `/v1/reports/summary?start_date=${month}&end_date=${endOfMonth(month)}`;
+  if (wanted('summary'))
+    results.push(
+      finish(
+        skipIfMissing('Summary report (one month)', `GET ${summary}`, ['summaryReport']) ?? {
+          scenario: 'Summary report (one month)',
+          request: `GET ${summary}`,
+          ...(await httpFigures(`${target.url}${summary}`, person.api)),
+          baseline: {
+            name: 'raw SQL of its totals',
+            ...(await sqlLoad(
+              target.databaseUrl,
+              summaryStatementOf(
+                person.userId,
+                month,
+                endOfMonth(month),
+                await openBillIds(target.databaseUrl, person.userId, data.today),
+              ),
               CONNECTIONS,
               SECONDS,
             )),

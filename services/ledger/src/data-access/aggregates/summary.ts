@@ -26,12 +26,27 @@ export async function summaryOf(
   ctx: CallerContext,
   period: PeriodQuery & { today: string; open_bill_ids?: string[] },
 ): Promise<Summary> {
+  const statement = summaryStatement(ctx, period);
+  const [row] = await runSql<Row>(em, statement.sql, statement.params);
+  return {
+    total_balance: Number(row.total_balance),
+    income: Number(row.income),
+    expenses: Number(row.expenses),
+    to_pay: Number(row.to_pay),
+    to_receive: Number(row.to_receive),
+  };
+}
+
+/** The statement of `summaryOf` (`?` placeholders, ledger schema on the search path); the bench runs it too. */
+export function summaryStatement(
+  ctx: CallerContext,
+  period: PeriodQuery & { open_bill_ids?: string[] },
+): { sql: string; params: unknown[] } {
   const config = contextSql(ctx);
   const accounts = contextSql(ctx, 'a');
   const scope = contextSql(ctx, 't');
-  const [row] = await runSql<Row>(
-    em,
-    `with ${preferencesCte(config.sql)},
+  return {
+    sql: `with ${preferencesCte(config.sql)},
      moved as (
        select t.account_id, sum(case when t.is_expense then -t.amount else t.amount end) as amount
        from transactions t
@@ -71,7 +86,7 @@ export async function summaryOf(
             coalesce(sum(e.amount) filter (where not e.is_expense and e.on_account and not e.paid), 0)::text as to_receive
      from balance cross join cfg left join entries e on true
      group by balance.total_balance, cfg.show_open_bill, cfg.include_current_bill_in_to_pay`,
-    [
+    params: [
       ...config.params,
       ...scope.params,
       ...accounts.params,
@@ -81,12 +96,5 @@ export async function summaryOf(
       period.start_date,
       period.end_date,
     ],
-  );
-  return {
-    total_balance: Number(row.total_balance),
-    income: Number(row.income),
-    expenses: Number(row.expenses),
-    to_pay: Number(row.to_pay),
-    to_receive: Number(row.to_receive),
   };
 }
