@@ -16,7 +16,7 @@ export interface SqlLoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 
-type Statement = { text: string; values: unknown[] };
+export type Statement = { text: string; values: unknown[] };
 
 /**
  * The raw SQL baseline: `connections` pg clients run the statement (or the statements, one after the other,

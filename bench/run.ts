@@ -11,6 +11,7 @@ import {
   listStatement,
   openBillIds,
   recategorizeStatement,
+  type Statement,
   sqlLoad,
   subcategoryStatement,
   summaryStatementOf,
@@ -103,26 +104,35 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
   const person = data.personal;
   const month = addMonthsClamped(startOfMonth(data.today), -6);
 
-  const list = `/v1/transactions?limit=50&start_date=${month}&end_date=${endOfMonth(month)}`;
-  if (wanted('list'))
+  /** A read through the gateway beside the ledger's own statements of it, run raw by as many pg clients. */
+  const read = async (
+    key: string,
+    scenario: string,
+    path: string,
+    route: RouteName,
+    baselineName: string,
+    statement: () => Promise<Statement | Statement[]>,
+  ) => {
+    if (!wanted(key)) return;
     results.push(
       finish(
-        skipIfMissing('List transactions (50, one month)', `GET ${list}`, ['listTransactions']) ?? {
-          scenario: 'List transactions (50, one month)',
-          request: `GET ${list}`,
-          ...(await httpFigures(`${target.url}${list}`, person.api)),
+        skipIfMissing(scenario, `GET ${path}`, [route]) ?? {
+          scenario,
+          request: `GET ${path}`,
+          ...(await httpFigures(`${target.url}${path}`, person.api)),
           baseline: {
-            name: 'raw SQL',
-            ...(await sqlLoad(
-              target.databaseUrl,
-              listStatement(person.userId, month, endOfMonth(month), 50),
-              CONNECTIONS,
-              SECONDS,
-            )),
+            name: baselineName,
+            ...(await sqlLoad(target.databaseUrl, await statement(), CONNECTIONS, SECONDS)),
           },
         },
       ),
     );
+  };
+
+  const list = `/v1/transactions?limit=50&start_date=${month}&end_date=${endOfMonth(month)}`;
+  await read('list', 'List transactions (50, one month)', list, 'listTransactions', 'raw SQL', async () =>
+    listStatement(person.userId, month, endOfMonth(month), 50),
+  );
 
   const billMonth = addMonthsClamped(startOfMonth(data.today), -2);
   const bill = `/v2/bills/show-by-card/${person.cardIds[0]}?date=${billMonth}`;
@@ -161,51 +171,19 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
   }
 
   const report = `/v1/reports/subcategory-details?start_date=${data.start}&end_date=${data.today}`;
-  if (wanted('report'))
-    results.push(
-      finish(
-        skipIfMissing('Subcategory report (one year)', `GET ${report}`, ['subcategoryReport']) ?? {
-          scenario: 'Subcategory report (one year)',
-          request: `GET ${report}`,
-          ...(await httpFigures(`${target.url}${report}`, person.api)),
-          baseline: {
-            name: 'raw SQL aggregate',
-            ...(await sqlLoad(
-              target.databaseUrl,
-              subcategoryStatement(person.userId, data.start, data.today),
-              CONNECTIONS,
-              SECONDS,
-            )),
-          },
-        },
-      ),
-    );
+  await read('report', 'Subcategory report (one year)', report, 'subcategoryReport', 'raw SQL aggregate', async () =>
+    subcategoryStatement(person.userId, data.start, data.today),
+  );
 
   const summary = `/v1/reports/summary?start_date=${month}&end_date=${endOfMonth(month)}`;
-  if (wanted('summary'))
-    results.push(
-      finish(
-        skipIfMissing('Summary report (one month)', `GET ${summary}`, ['summaryReport']) ?? {
-          scenario: 'Summary report (one month)',
-          request: `GET ${summary}`,
-          ...(await httpFigures(`${target.url}${summary}`, person.api)),
-          baseline: {
-            name: 'raw SQL of its totals',
-            ...(await sqlLoad(
-              target.databaseUrl,
-              summaryStatementOf(
-                person.userId,
-                month,
-                endOfMonth(month),
-                await openBillIds(target.databaseUrl, person.userId, data.today),
-              ),
-              CONNECTIONS,
-              SECONDS,
-            )),
-          },
-        },
-      ),
-    );
+  await read('summary', 'Summary report (one month)', summary, 'summaryReport', 'raw SQL of its totals', async () =>
+    summaryStatementOf(
+      person.userId,
+      month,
+      endOfMonth(month),
+      await openBillIds(target.databaseUrl, person.userId, data.today),
+    ),
+  );
 
   const yieldPath = `/v1/investments/yield?date=${data.today}&limit=20`;
   if (wanted('yield'))
