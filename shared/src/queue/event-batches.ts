@@ -32,8 +32,8 @@ async function settleAll<T>(items: T[], limit: number, work: (item: T) => Promis
 /**
  * Consumes relayed batches of events: each event through the run's `handle`, `concurrency` at a time, in a span
  * of the trace that recorded it; then `finish`. A malformed event (`UnrecoverableError`) does not hold back the
- * others: the job then fails without retries, its reason the rejections' messages. Any other error fails the job for BullMQ to
- * retry the batch, and the consumer's inbox skips the events it already applied.
+ * others: the job then fails without retries, its reason the rejections' messages. Any other error fails the
+ * job for BullMQ to retry the batch, and the consumer's inbox skips the events it already applied.
  */
 export function eventBatchProcessor(
   concurrency: number,

@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql } from '@finance/shared/db/context-scope';
+import { contextKey, contextOfRef, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { ContextRef } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -104,9 +104,6 @@ export async function subscribedWebhooks(em: EntityManager, context: ContextRef,
   );
 }
 
-/** A context's key in `contextsWithWebhooks`' answer: its profile, or its user for the personal context. */
-export const contextKey = (context: ContextRef): string => context.profile_id ?? `user:${context.user_id}`;
-
 /** Which of these contexts have an enabled webhook (by `contextKey`): one statement for a batch of events. */
 export async function contextsWithWebhooks(em: EntityManager, contexts: ContextRef[]): Promise<Set<string>> {
   const profiles = [...new Set(contexts.flatMap((context) => context.profile_id ?? []))];
@@ -122,7 +119,7 @@ export async function contextsWithWebhooks(em: EntityManager, contexts: ContextR
       where status = 'ENABLED' and (${scopes.map((scope) => scope.sql).join(' or ')})`,
     scopes.flatMap((scope) => scope.params),
   );
-  return new Set(rows.map(contextKey));
+  return new Set(rows.map((row) => contextKey(contextOfRef(row))));
 }
 
 /** Inserts a delivery unless the webhook already has one for the event; returns the new row or null. */

@@ -107,7 +107,7 @@ export async function insertWithEvent(
   if (rows.length === 0) return [];
   const scope = contextSql(ctx);
   const inserted = await runPrepared<RawRow>(em, insertWithEventSql(scope.sql, accountId !== null), [
-    ...(accountId ? [accountId, ...scope.params] : []),
+    ...(accountId !== null ? [accountId, ...scope.params] : []),
     JSON.stringify(rows),
     event.id,
     event.type,

@@ -1,14 +1,10 @@
 import { newId } from '@finance/shared/db/base-entity';
+import { contextKey, contextOfRef } from '@finance/shared/db/context-scope';
 import { type DomainEvent, QUEUES, type WebhookDeliveryJob } from '@finance/shared/queue/catalogue';
 import { handleOnce } from '@finance/shared/queue/inbox';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import {
-  contextKey,
-  contextsWithWebhooks,
-  insertDelivery,
-  subscribedWebhooks,
-} from '../../data-access/webhook-repository.ts';
+import { contextsWithWebhooks, insertDelivery, subscribedWebhooks } from '../../data-access/webhook-repository.ts';
 import { deliveryBody, webhookEventOf } from './webhook-events.ts';
 
 const CONSUMER = 'webhooks';
@@ -51,5 +47,5 @@ export async function withWebhooks(em: EntityManager, events: DomainEvent[]): Pr
     em,
     events.map((event) => event.context),
   );
-  return (event) => contexts.has(contextKey(event.context));
+  return (event) => contexts.has(contextKey(contextOfRef(event.context)));
 }

@@ -12,7 +12,7 @@ import { ledgerFor } from '../../ledger-client.ts';
 
 const CONSUMER = 'insights';
 /** Events of one batch handled at once: those that touch a limit wait on PostgreSQL and the ledger. */
-export const LEDGER_EVENTS_CONCURRENCY = 16;
+const LEDGER_EVENTS_CONCURRENCY = 16;
 
 function timeZoneChange(event: DomainEvent): DomainEvent<ContextTimeZoneChanged> {
   const changed = event as DomainEvent<ContextTimeZoneChanged>;
