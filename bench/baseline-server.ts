@@ -3,25 +3,31 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
+import type { Statement } from './raw-sql.ts';
 
 export const BASELINE_SCHEMA = 'bench_baseline';
 
 export interface BaselineServer {
   url: string;
+  /** Serves `statements` (run one after the other, rows answered as JSON) at the returned URL. */
+  serve(name: string, statements: Statement[]): string;
   stop(): Promise<void>;
 }
 
 /**
- * The floor for POST /v1/transactions: bare express + pg, no auth, no gateway hop, no context checks,
- * no events; one INSERT into a copy of ledger.transactions (same columns, constraints and indexes) in a
- * scratch schema, answering the row as JSON.
+ * The floor of each scenario as the issue measured it: bare express + pg doing the same database work, no
+ * auth, no gateway hop, no context checks, no events. `POST /v1/transactions` is one INSERT into a copy of
+ * ledger.transactions (same columns, constraints and indexes) in a scratch schema, answering the row;
+ * `GET /reads/<name>` runs a read's statements (the services' own, from `raw-sql.ts`) and answers their rows.
  */
 export async function startBaselineServer(databaseUrl: string, userId: string): Promise<BaselineServer> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // the services' statements name their tables unqualified, resolved on the ledger's search path
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: '-c search_path=ledger,public' });
   await pool.query(`create schema if not exists ${BASELINE_SCHEMA}`);
   await pool.query(
     `create table if not exists ${BASELINE_SCHEMA}.transactions (like ledger.transactions including all)`,
   );
+  const reads = new Map<string, Statement[]>();
   const app = express();
   app.use(express.json());
   app.post('/v1/transactions', async (req, res) => {
@@ -38,11 +44,26 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
     );
     res.status(201).json(result.rows[0]);
   });
+  app.get('/reads/:name', async (req, res) => {
+    const statements = reads.get(req.params.name);
+    if (!statements) {
+      res.status(404).json({ message: 'leitura desconhecida' });
+      return;
+    }
+    const answers: unknown[][] = [];
+    for (const statement of statements) answers.push((await pool.query(statement)).rows);
+    res.json(answers.length === 1 ? { data: answers[0] } : { data: answers });
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url,
+    serve(name, statements) {
+      reads.set(name, statements);
+      return `${url}/reads/${name}`;
+    },
     async stop() {
       await new Promise((resolve) => server.close(resolve));
       await pool.end();

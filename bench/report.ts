@@ -17,7 +17,10 @@ export interface ScenarioResult extends Figures {
   scenario: string;
   request: string;
   skipped?: string;
+  /** The floor as the issue measured it: bare express + pg doing the same database work. */
   baseline?: Figures & { name: string };
+  /** A read's statements run by pg clients in the bench's process, no HTTP at all: a stricter floor. */
+  raw?: Figures & { name: string };
   /** Commit-to-insights lag of the events the load wrote (create transaction). */
   lag?: { events: number; p50: number; p99: number };
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
@@ -25,20 +28,22 @@ export interface ScenarioResult extends Figures {
 }
 
 /** Baseline throughput over ours (req/s), or our time over the baseline's (ms): "× slower" either way. */
-export function ratioOf(result: ScenarioResult): number | undefined {
-  const base = result.baseline;
+export function ratioOf(result: ScenarioResult, base: Figures | undefined = result.baseline): number | undefined {
   if (!base) return undefined;
   if (base.rps && result.rps) return base.rps / result.rps;
   if (base.ms && result.ms) return result.ms / base.ms;
   return undefined;
 }
 
+/** The same against the raw SQL figure, for the reads that have one. */
+export const rawRatioOf = (result: ScenarioResult) => (result.raw ? ratioOf(result, result.raw) : undefined);
+
 const num = (value: number | undefined, digits = 0) =>
   value === undefined
     ? '—'
     : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function baselineCell(base: ScenarioResult['baseline']): string {
+function baselineCell(base: ScenarioResult['baseline'] | ScenarioResult['raw']): string {
   if (!base) return '—';
   if (base.rps !== undefined) return `${num(base.rps)} req/s (${base.name})`;
   return `${num(base.ms)} ms (${base.name})`;
@@ -47,22 +52,23 @@ function baselineCell(base: ScenarioResult['baseline']): string {
 /** The table as Markdown, so it can go into the README as printed. */
 export function table(results: ScenarioResult[]): string {
   const lines = [
-    '| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio | p99 ratio |',
-    '|---|---:|---:|---:|---|---:|---:|',
+    '| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio | p99 ratio | Raw SQL, no HTTP | Ratio |',
+    '|---|---:|---:|---:|---|---:|---:|---|---:|',
   ];
   for (const r of results) {
     if (r.skipped) {
-      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | | |`);
+      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | | | | |`);
       continue;
     }
     const throughput = r.rps !== undefined ? num(r.rps) : `${num(r.ms)} ms total`;
-    const ratio = r.ratio === undefined ? '—' : `${num(r.ratio, 1)}×`;
+    const times = (value: number | undefined) => (value === undefined ? '—' : `${num(value, 1)}×`);
+    const ratio = times(r.ratio);
     const p99 = r.p99 !== undefined && r.baseline?.p99 ? `${num(r.p99 / r.baseline.p99, 1)}×` : '—';
     const lag = r.lag
       ? ` (event lag to insights p50 ${r.lag.p50} ms, p99 ${r.lag.p99} ms, ${r.lag.events} events)`
       : '';
     lines.push(
-      `| ${r.scenario}${lag} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} | ${p99} |`,
+      `| ${r.scenario}${lag} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} | ${p99} | ${r.raw ? baselineCell(r.raw) : '—'} | ${times(rawRatioOf(r))} |`,
     );
   }
   return lines.join('\n');

@@ -4,7 +4,7 @@ import { dropDatabase } from '@finance/shared/testing/servers';
 import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
 import { TestStack } from '../test/support/stack.ts';
-import { startBaselineServer } from './baseline-server.ts';
+import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
 import { drive } from './load.ts';
 import {
   billStatements,
@@ -17,7 +17,7 @@ import {
   summaryStatementOf,
   timeRolledBack,
 } from './raw-sql.ts';
-import { type Figures, machine, ratioOf, type ScenarioResult, table, writeResults } from './report.ts';
+import { type Figures, machine, ratioOf, rawRatioOf, type ScenarioResult, table, writeResults } from './report.ts';
 import { available, type RouteName } from './routes.ts';
 import { type BenchData, DIVERSOS, FULL_SCALE, type SeedOptions, seedBenchData } from './seed.ts';
 import { peakRss, startTopology, type Topology } from './topology.ts';
@@ -88,7 +88,10 @@ function finish(result: ScenarioResult): ScenarioResult {
         ? `${done.rps.toFixed(0)} req/s, p50 ${done.p50} ms, p99 ${done.p99} ms`
         : `${done.ms?.toFixed(0)} ms`;
     const failures = done.non2xx || done.errors ? ` (${done.non2xx} non-2xx, ${done.errors} errors)` : '';
-    const ratio = done.ratio === undefined ? '' : `, ${done.ratio.toFixed(1)}× the baseline`;
+    const raw = rawRatioOf(done);
+    const ratio =
+      (done.ratio === undefined ? '' : `, ${done.ratio.toFixed(1)}× the baseline`) +
+      (raw === undefined ? '' : ` (${raw.toFixed(1)}× its raw SQL)`);
     log(`- ${done.scenario}: ${figure}${failures}${ratio}`);
   }
   return done;
@@ -100,39 +103,55 @@ const skipIfMissing = (scenario: string, request: string, routes: RouteName[]): 
 };
 
 async function scenarios(stack: TestStack, target: Target, data: BenchData): Promise<ScenarioResult[]> {
+  const bare = await startBaselineServer(target.databaseUrl, data.personal.userId);
+  try {
+    return await measure(stack, target, data, bare);
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** Each wanted scenario through the gateway at `target`, beside its baselines (`bare`: express + pg). */
+async function measure(stack: TestStack, target: Target, data: BenchData, bare: BaselineServer) {
   const results: ScenarioResult[] = [];
   const person = data.personal;
   const month = addMonthsClamped(startOfMonth(data.today), -6);
 
-  /** A read through the gateway beside the ledger's own statements of it, run raw by as many pg clients. */
-  const read = async (
+  /**
+   * A read through the gateway beside its floors, the ledger's own statements: served by bare express + pg
+   * (the issue's baseline, `baseline`) and run raw by as many pg clients, no HTTP (`raw`).
+   */
+  const read = async (key: string, scenario: string, path: string, rawName: string, statements: Statement[]) => ({
+    scenario,
+    request: `GET ${path}`,
+    ...(await httpFigures(`${target.url}${path}`, person.api)),
+    baseline: {
+      name: 'bare express + pg, same statements',
+      ...(await httpFigures(bare.serve(key, statements), person.api)),
+    },
+    raw: { name: rawName, ...(await sqlLoad(target.databaseUrl, statements, CONNECTIONS, SECONDS)) },
+  });
+  const readIf = async (
     key: string,
     scenario: string,
     path: string,
     route: RouteName,
-    baselineName: string,
-    statement: () => Promise<Statement | Statement[]>,
+    rawName: string,
+    statements: () => Promise<Statement[]>,
   ) => {
     if (!wanted(key)) return;
     results.push(
       finish(
-        skipIfMissing(scenario, `GET ${path}`, [route]) ?? {
-          scenario,
-          request: `GET ${path}`,
-          ...(await httpFigures(`${target.url}${path}`, person.api)),
-          baseline: {
-            name: baselineName,
-            ...(await sqlLoad(target.databaseUrl, await statement(), CONNECTIONS, SECONDS)),
-          },
-        },
+        skipIfMissing(scenario, `GET ${path}`, [route]) ??
+          (await read(key, scenario, path, rawName, await statements())),
       ),
     );
   };
 
   const list = `/v1/transactions?limit=50&start_date=${month}&end_date=${endOfMonth(month)}`;
-  await read('list', 'List transactions (50, one month)', list, 'listTransactions', 'raw SQL', async () =>
+  await readIf('list', 'List transactions (50, one month)', list, 'listTransactions', 'raw SQL', async () => [
     listStatement(person.userId, month, endOfMonth(month), 50),
-  );
+  ]);
 
   const billMonth = addMonthsClamped(startOfMonth(data.today), -2);
   const bill = `/v2/bills/show-by-card/${person.cardIds[0]}?date=${billMonth}`;
@@ -147,43 +166,38 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
     // the bill's size drives its cost: say it beside the figures
     const sample = await person.api.get(bill);
     const count = (sample.body.transactions?.length ?? 0).toLocaleString('en-US');
+    const statements = billStatements(
+      person.userId,
+      person.cardIds[0],
+      sample.body.bill.id,
+      await unrolledBills(target.databaseUrl, person.cardIds[0], sample.body.bill.id),
+    );
     results.push(
-      finish({
-        scenario: `Show bill (${count} transactions)`,
-        request: `GET ${bill}`,
-        ...(await httpFigures(`${target.url}${bill}`, person.api)),
-        baseline: {
-          name: 'raw SQL of its rows and totals',
-          ...(await sqlLoad(
-            target.databaseUrl,
-            billStatements(
-              person.userId,
-              person.cardIds[0],
-              sample.body.bill.id,
-              await unrolledBills(target.databaseUrl, person.cardIds[0], sample.body.bill.id),
-            ),
-            CONNECTIONS,
-            SECONDS,
-          )),
-        },
-      }),
+      finish(
+        await read('bill', `Show bill (${count} transactions)`, bill, 'raw SQL of its rows and totals', statements),
+      ),
     );
   }
 
   const report = `/v1/reports/subcategory-details?start_date=${data.start}&end_date=${data.today}`;
-  await read('report', 'Subcategory report (one year)', report, 'subcategoryReport', 'raw SQL aggregate', async () =>
-    subcategoryStatement(person.userId, data.start, data.today),
+  await readIf(
+    'report',
+    'Subcategory report (one year)',
+    report,
+    'subcategoryReport',
+    'raw SQL aggregate',
+    async () => [subcategoryStatement(person.userId, data.start, data.today)],
   );
 
   const summary = `/v1/reports/summary?start_date=${month}&end_date=${endOfMonth(month)}`;
-  await read('summary', 'Summary report (one month)', summary, 'summaryReport', 'raw SQL of its totals', async () =>
+  await readIf('summary', 'Summary report (one month)', summary, 'summaryReport', 'raw SQL of its totals', async () => [
     summaryStatementOf(
       person.userId,
       month,
       endOfMonth(month),
       await openBillIds(target.databaseUrl, person.userId, data.today),
     ),
-  );
+  ]);
 
   const yieldPath = `/v1/investments/yield?date=${data.today}&limit=20`;
   if (wanted('yield'))
@@ -206,23 +220,18 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
     const since = new Date();
     const gateway = await httpFigures(`${target.url}/v1/transactions`, person.api, 'POST', body);
     const lag = await eventLag(target.databaseUrl, since);
-    const baseline = await startBaselineServer(target.databaseUrl, person.userId);
-    try {
-      results.push(
-        finish({
-          scenario: 'Create transaction',
-          request: 'POST /v1/transactions',
-          ...gateway,
-          lag,
-          baseline: {
-            name: 'bare express + pg insert',
-            ...(await httpFigures(`${baseline.url}/v1/transactions`, person.api, 'POST', body)),
-          },
-        }),
-      );
-    } finally {
-      await baseline.stop();
-    }
+    results.push(
+      finish({
+        scenario: 'Create transaction',
+        request: 'POST /v1/transactions',
+        ...gateway,
+        lag,
+        baseline: {
+          name: 'bare express + pg insert',
+          ...(await httpFigures(`${bare.url}/v1/transactions`, person.api, 'POST', body)),
+        },
+      }),
+    );
   }
 
   if (target.recategorize && wanted('rule')) results.push(finish(await recategorization(stack, data)));
