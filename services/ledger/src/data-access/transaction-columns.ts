@@ -149,3 +149,6 @@ export type TransactionViewFields = { [K in ViewedColumn as ViewName<K>]: ViewVa
 export const VIEWED_COLUMNS = entries.filter(
   ([, spec]) => (spec.role === 'entry' || spec.role === 'stamp') && spec.view !== false,
 ) as Array<[ViewedColumn, ColumnSpec]>;
+
+/** The Transaction record's fields no column holds: legacy fields the API keeps, always the same, after the columns. */
+export const VIEW_CONSTANT_FIELDS = { excluded_dates: [], payment_dates: [], is_remote: true } as const;

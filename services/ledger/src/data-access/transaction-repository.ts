@@ -5,6 +5,7 @@ import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
 import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
+import { isoTimestampSql, VIEW_JSON_SQL } from './transaction-json.ts';
 
 export type { NewTransaction, TransactionRow } from './transaction-columns.ts';
 
@@ -28,9 +29,8 @@ export const SELECT_COLUMNS = [
 export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
   if (spec.type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`;
   if (spec.type === 'bigint') return `t.${name}::text as ${name}`;
-  // the text `Date.toISOString()` gives (milliseconds truncated alike), so the view need not parse a date
-  if (spec.type === 'timestamptz')
-    return `to_char(t.${name} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${name}`;
+  // the view need not parse a date only to print it again
+  if (spec.type === 'timestamptz') return `${isoTimestampSql(`t.${name}`)} as ${name}`;
   return `t.${name}`;
 }).join(', ');
 
@@ -163,23 +163,35 @@ export async function loadByIds(em: EntityManager, ids: string[]): Promise<Trans
   );
 }
 
+/** A row as its API record in JSON text (`VIEW_JSON_SQL`), with the keys a page's cursor needs. */
+export interface ViewJsonRow {
+  view: string;
+  date: string;
+  id: string;
+}
+
+/** Up to `limit + 1` rows after the cursor, each already the JSON of its API record. */
 export async function listPage(
   em: EntityManager,
   ctx: CallerContext,
   filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
-): Promise<TransactionRow[]> {
+): Promise<ViewJsonRow[]> {
   const statement = listPageStatement(ctx, filters, limit, after);
-  return (await runPrepared<RawRow>(em, statement.sql, statement.params)).map(toRow);
+  return runPrepared<ViewJsonRow>(em, statement.sql, statement.params);
 }
 
-/** The statement of `listPage` (`?` placeholders, scalar values, ledger schema on the search path); the bench runs it too. */
+/**
+ * The statement of `listPage` (`?` placeholders, scalar values, ledger schema on the search path). The bench
+ * runs it with `select: 'columns'` (the viewed columns, as a plain read of the page would) as its floor.
+ */
 export function listPageStatement(
   ctx: CallerContext,
   filters: TransactionFilters,
   limit: number,
   after: [string, string] | null,
+  select: 'json' | 'columns' = 'json',
 ): { sql: string; params: Array<string | number | boolean> } {
   const scope = contextSql(ctx, 't');
   const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
@@ -205,7 +217,8 @@ export function listPageStatement(
   }
   params.push(limit + 1);
   return {
-    sql: `select ${VIEW_SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+    sql: `select ${select === 'json' ? `${VIEW_JSON_SQL} as view, to_char(t.date, 'YYYY-MM-DD') as date, t.id` : VIEW_SELECT_COLUMNS}
+     from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
     params,
   };
 }

@@ -3,6 +3,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { TransactionListQuery } from '@finance/shared/contracts/ledger/transactions';
 import { afterDateIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { JsonBytes } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOneLive, listPage, visibleAccountIds } from '../../data-access/transaction-repository.ts';
 import { requireCard } from '../card-entries/card-rows.ts';
@@ -18,7 +19,7 @@ export async function getTransaction(em: EntityManager, ctx: CallerContext, id: 
   return transactionView(row);
 }
 
-/** Ordered by date, then creation (uuidv7 ids); the cursor holds the last (date, id). */
+/** `{ data, next_cursor }`, ordered by date, then creation (uuidv7 ids); the cursor holds the last (date, id). */
 export async function listTransactions(
   em: EntityManager,
   billing: BillingLedgerClient,
@@ -39,8 +40,9 @@ export async function listTransactions(
   const rows = await listPage(em, ctx, filters, limit, after);
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
-  return {
-    data: items.map(transactionView),
-    next_cursor: rows.length > limit ? encodeCursor([last.date, last.id]) : null,
-  };
+  const nextCursor = rows.length > limit ? encodeCursor([last.date, last.id]) : null;
+  // the records come as PostgreSQL wrote their JSON: put together, never parsed
+  return new JsonBytes(
+    Buffer.from(`{"data":[${items.map((row) => row.view).join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`),
+  );
 }

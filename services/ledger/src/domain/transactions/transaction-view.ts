@@ -4,6 +4,7 @@ import type { TransactionChanged } from '@finance/shared/queue/catalogue';
 import {
   type ColumnSpec,
   type TransactionViewFields,
+  VIEW_CONSTANT_FIELDS,
   VIEWED_COLUMNS,
   viewNameOf,
 } from '../../data-access/transaction-columns.ts';
@@ -21,9 +22,7 @@ function converterOf(spec: ColumnSpec): ((value: unknown) => unknown) | null {
 /** Every field of the Transaction record, in its order, at null: each view starts as a copy of it. */
 const VIEW_TEMPLATE: Record<string, unknown> = {
   ...Object.fromEntries(VIEWED_COLUMNS.map(([name]) => [viewNameOf(name), null])),
-  excluded_dates: null,
-  payment_dates: null,
-  is_remote: true,
+  ...VIEW_CONSTANT_FIELDS,
 };
 const VIEW_FIELDS = VIEWED_COLUMNS.map(([name, spec]) => [name, viewNameOf(name), converterOf(spec)] as const);
 
@@ -36,6 +35,7 @@ export function transactionView(row: TransactionRow) {
     const value = row[name];
     view[field] = value === null || value === undefined ? null : convert ? convert(value) : value;
   }
+  // each view its own arrays: the template's are shared
   view.excluded_dates = [];
   view.payment_dates = [];
   return view as TransactionViewFields & { excluded_dates: string[]; payment_dates: string[]; is_remote: boolean };
