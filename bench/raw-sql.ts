@@ -110,11 +110,12 @@ export const listStatement = (userId: string, from: string, to: string, limit: n
   fromProduction(listPageStatement(personal(userId), { start_date: from, end_date: to }, limit, null, 'columns'));
 
 /**
- * The database work of a bill's answer, as the ledger runs it (its own builders): the bill's rows with the
- * series totals, then the totals of the card's bills not yet carried (the card's available limit needs them).
+ * The database work of a bill's answer, from the ledger's own builders: the bill's rows with the series totals
+ * (the viewed columns, as a plain read would take them, not the JSON records the ledger has PostgreSQL write),
+ * then the totals of the card's bills not yet carried (the card's available limit needs them).
  */
 export const billStatements = (userId: string, cardId: string, billId: string, totalsBillIds: string[]) => [
-  fromProduction(billRowsStatement(personal(userId), cardId, [billId])),
+  fromProduction(billRowsStatement(personal(userId), cardId, [billId], 'columns')),
   fromProduction(billTotalsStatement(personal(userId), totalsBillIds)),
 ];
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { runSql } from '@finance/shared/db/sql';
 import fc from 'fast-check';
 import type { NewTransaction } from '../../services/ledger/src/data-access/transaction-columns.ts';
-import { VIEW_JSON_SQL } from '../../services/ledger/src/data-access/transaction-json.ts';
+import { VIEW_JSON } from '../../services/ledger/src/data-access/transaction-json.ts';
 import {
   insertTransactions,
   selectTransactions,
@@ -81,7 +81,7 @@ const row = (userId: string, accountId: string): fc.Arbitrary<NewTransaction> =>
       connection_id: null,
     }));
 
-describe('the Transaction record written by PostgreSQL (VIEW_JSON_SQL) and by transactionView', () => {
+describe('the Transaction record written by PostgreSQL (VIEW_JSON) and by transactionView', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
@@ -106,7 +106,7 @@ describe('the Transaction record written by PostgreSQL (VIEW_JSON_SQL) and by tr
           ),
           runSql<{ view: string }>(
             em(),
-            `select ${VIEW_JSON_SQL} as view from transactions t where t.id in (?) order by t.id`,
+            `select ${VIEW_JSON.select} as view from transactions t ${VIEW_JSON.from} where t.id in (?) order by t.id`,
             [ids],
           ),
         ]);

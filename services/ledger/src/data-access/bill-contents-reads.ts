@@ -2,7 +2,8 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { selectTransactions, VIEW_SELECT_COLUMNS } from './transaction-repository.ts';
+import { isoTimestampSql, VIEW_JSON } from './transaction-json.ts';
+import { VIEW_SELECT_COLUMNS } from './transaction-repository.ts';
 
 /**
  * The `costs` rule (docs/decisions.md §8): imported operation types that mean a fee, interest or IOF. It lives
@@ -39,25 +40,52 @@ export function billTotalsStatement(ctx: CallerContext, billIds: string[]): { sq
   };
 }
 
+/** A bill's row: its API record as JSON text (`VIEW_JSON`), the ids its references are looked up by, its extras. */
+export interface BillRow {
+  view: string;
+  id: string;
+  account_id: string | null;
+  category_id: string | null;
+  subcategory_id: string | null;
+  installment_number: number | null;
+  /** ISO text, when the row was billed. */
+  billed_at: string | null;
+  /** The purchase total of its installment series, else its amount: a JSON number's text (bigint). */
+  total: string;
+}
+
 /**
- * The card's live entries of some bills (bill payments apart) by date, with `series_total` of installment
- * series; only the viewed columns (the rows only become views).
+ * The card's live entries of some bills (bill payments apart) by date, each as its record's JSON with what the
+ * bill adds to it: PostgreSQL writes the thousands of records, Node never parses them.
  */
 export async function billTransactionRows(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
   const statement = billRowsStatement(ctx, cardId, billIds);
-  return selectTransactions<{ series_total: string | null }>(em, statement.sql, statement.params);
+  return runSql<BillRow>(em, statement.sql, statement.params);
 }
 
-/** The statement of `billTransactionRows` (`?` placeholders, an array for `in (?)`); the bench runs it too. */
-export function billRowsStatement(ctx: CallerContext, cardId: string, billIds: string[]) {
+/**
+ * The statement of `billTransactionRows` (`?` placeholders, an array for `in (?)`). The bench runs it with
+ * `select: 'columns'` (the viewed columns and the series total, as a plain read of the bill would) as its floor.
+ */
+export function billRowsStatement(
+  ctx: CallerContext,
+  cardId: string,
+  billIds: string[],
+  select: 'json' | 'columns' = 'json',
+) {
   const scope = contextSql(ctx, 't');
-  return {
-    sql: `select ${VIEW_SELECT_COLUMNS},
-       case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
+  const seriesTotal = `case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
          (select sum(s.amount) from transactions s
-          where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)::text
-       end as series_total
-     from transactions t
+          where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)
+       end`;
+  const columns =
+    select === 'json'
+      ? `${VIEW_JSON.select} as view, t.id, t.account_id, t.category_id, t.subcategory_id, t.installment_number,
+         ${isoTimestampSql('t.billed_at')} as billed_at, coalesce(${seriesTotal}, t.amount)::text as total`
+      : `${VIEW_SELECT_COLUMNS}, (${seriesTotal})::text as series_total`;
+  return {
+    sql: `select ${columns}
+     from transactions t ${select === 'json' ? VIEW_JSON.from : ''}
      where t.credit_card_id = ? and t.bill_id in (?) and not t.is_bill_payment and t.deleted_at is null and ${scope.sql}
      order by t.date, t.id`,
     params: [cardId, billIds, ...scope.params],

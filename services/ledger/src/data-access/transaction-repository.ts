@@ -5,7 +5,7 @@ import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
 import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
-import { isoTimestampSql, VIEW_JSON_SQL } from './transaction-json.ts';
+import { isoTimestampSql, VIEW_JSON } from './transaction-json.ts';
 
 export type { NewTransaction, TransactionRow } from './transaction-columns.ts';
 
@@ -163,7 +163,7 @@ export async function loadByIds(em: EntityManager, ids: string[]): Promise<Trans
   );
 }
 
-/** A row as its API record in JSON text (`VIEW_JSON_SQL`), with the keys a page's cursor needs. */
+/** A row as its API record in JSON text (`VIEW_JSON`), with the keys a page's cursor needs. */
 export interface ViewJsonRow {
   view: string;
   date: string;
@@ -217,8 +217,11 @@ export function listPageStatement(
   }
   params.push(limit + 1);
   return {
-    sql: `select ${select === 'json' ? `${VIEW_JSON_SQL} as view, to_char(t.date, 'YYYY-MM-DD') as date, t.id` : VIEW_SELECT_COLUMNS}
-     from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+    sql:
+      select === 'json'
+        ? `select ${VIEW_JSON.select} as view, to_char(t.date, 'YYYY-MM-DD') as date, t.id
+           from transactions t ${VIEW_JSON.from} where ${where.join(' and ')} order by t.date, t.id limit ?`
+        : `select ${VIEW_SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
     params,
   };
 }

@@ -1,6 +1,6 @@
 import { ledgerForBillingRoutes } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { lookupIn } from '@finance/shared/contracts/route';
-import { mountRoute } from '@finance/shared/http/service-routes';
+import { JsonBytes, mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
 import { billTotals, billTransactions } from '../../domain/card-statements/bill-contents.ts';
@@ -21,13 +21,15 @@ export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntim
   mountRoute(router, route('searchCardTransactions'), async ({ body }, ctx) => {
     const em = orm.em.fork();
     const transactions = await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date);
-    return {
-      totals: await billTotals(em, ctx, body.totals_bill_ids),
-      // the bill's status depends on the context's today: its zone comes in the same call
-      time_zone: await contextTimeZone(em, ctx),
-      // last: billing passes the rows on as text (BillContents)
-      transactions,
-    };
+    const totals = await billTotals(em, ctx, body.totals_bill_ids);
+    // the bill's status depends on the context's today: its zone comes in the same call
+    const timeZone = await contextTimeZone(em, ctx);
+    // the rows last, as the JSON text they were written in: billing passes them on as text (BillContents)
+    return new JsonBytes(
+      Buffer.from(
+        `{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[${transactions.join(',')}]}`,
+      ),
+    );
   });
   mountRoute(router, route('cardBillTotals'), async ({ body }, ctx) => ({
     totals: await billTotals(orm.em.fork(), ctx, body.bill_ids),
