@@ -1,3 +1,5 @@
+import { OutboxRelay } from '@finance/shared/queue/outbox';
+import { Redis } from 'ioredis';
 import { DisposableRedis, freePort } from '../support/redis-server.ts';
 import { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -87,5 +89,48 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
       200,
     );
     expect(job.result.accounts).toMatchObject({ received: 1, created: 1 });
+  });
+
+  it('when Redis is slow to take a batch, then the relay holds no lock on its rows meanwhile (rule 9) and marks them sent once Redis answers', async () => {
+    const ledger = stack.service('ledger').runtime;
+    // this test's relay is the only one sending the ledger's rows
+    await ledger.outbox?.stop();
+    const admin = new Redis(redis.url);
+    try {
+      const tenant = await stack.tenant();
+      const account = (await tenant.api.post('/v1/accounts', { name: 'Redis lento', logo: '341' })).body;
+      const [row] = await stack.sql<{ id: string }>(
+        `select id from ledger.outbox_events where payload -> 'data' ->> 'account_id' = $1`,
+        [account.id],
+      );
+      await admin.call('client', 'pause', '1500', 'write');
+      const relay = new OutboxRelay({
+        orm: ledger.orm,
+        service: 'ledger',
+        queues: ledger.queues.get,
+        logger: ledger.logger,
+      });
+      const sending = relay.relayOnce();
+      await waitFor(
+        async () =>
+          (await stack.sql('select 1 from ledger.outbox_events where id = $1 and claimed_until > now()', [row.id]))
+            .length === 1,
+      );
+      // the row is claimed and its jobs wait on Redis: a lock on it would fail this at once (55P03)
+      await expect(
+        stack.sql('select id from ledger.outbox_events where id = $1 for update nowait', [row.id]),
+      ).resolves.toEqual([{ id: row.id }]);
+      expect(await sending).toBeGreaterThanOrEqual(1);
+      const [sent] = await stack.sql<{ published_at: Date | null; claimed_until: Date | null }>(
+        'select published_at, claimed_until from ledger.outbox_events where id = $1',
+        [row.id],
+      );
+      expect(sent.published_at).not.toBeNull();
+      expect(sent.claimed_until).toBeNull();
+      await waitFor(async () => (await consumed(account.id))[0].n === 1);
+    } finally {
+      admin.disconnect();
+      ledger.outbox?.start();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { defineEntity, type EntityManager, type MikroORM, p } from '@mikro-orm/p
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { newId } from '../db/base-entity.ts';
+import { runSql } from '../db/sql.ts';
 import { outboxLag, outboxPending } from '../telemetry/metrics.ts';
 import { activeTraceparent } from '../telemetry/tracing.ts';
 import type { ContextRef, DomainEvent, EventPayloads, EventType, QueueName } from './catalogue.ts';
@@ -28,6 +29,8 @@ export const OutboxEventSchema = defineEntity({
     publishedAt: p.datetime().columnType('timestamptz(3)').nullable(),
     attempts: p.integer().default(0),
     lastError: p.text().nullable(),
+    /** A relay is sending the row until then (`OutboxRelay`); after, another may claim it again. */
+    claimedUntil: p.datetime().columnType('timestamptz(3)').nullable(),
   },
 });
 
@@ -51,6 +54,13 @@ export class CreateOutboxTable extends Migration {
 export class AddOutboxJobQueue extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table outbox_events add column queue text');
+  }
+}
+
+/** The relay's claim on rows it is sending: a lease, so no row lock is held while Redis answers (rule 9). */
+export class AddOutboxClaim extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table outbox_events add column claimed_until timestamptz(3)');
   }
 }
 
@@ -119,11 +129,17 @@ export interface OutboxRelayOptions {
   logger: Logger;
   intervalMs?: number;
   batchSize?: number;
+  /** How long a claim keeps other relays off a batch whose sender died before marking it sent. */
+  claimMs?: number;
 }
 
 /**
- * Moves outbox rows to BullMQ. The outbox id is the job id, so a row relayed twice (crash between add and
- * mark) is still one job; rows stay pending while Redis is down and go out when it is back.
+ * Moves outbox rows to BullMQ. A pass claims a batch in one statement (a lease, `claimed_until`) and commits,
+ * adds its jobs to Redis holding no lock (architecture rule 9), then marks the rows sent. A failed add gives the
+ * claim back at once; a relay that dies mid-pass leaves a claim that lapses after `claimMs`, and another relay
+ * sends the rows again: the outbox id is the job id of a queued job and events are applied once through each
+ * consumer's inbox, so a row relayed twice is still applied once. Rows stay pending while Redis is down and go
+ * out when it is back.
  */
 export class OutboxRelay {
   private readonly options: Required<OutboxRelayOptions>;
@@ -133,7 +149,7 @@ export class OutboxRelay {
   private failures = 0;
 
   constructor(options: OutboxRelayOptions) {
-    this.options = { intervalMs: 200, batchSize: 200, ...options };
+    this.options = { intervalMs: 200, batchSize: 200, claimMs: 30_000, ...options };
   }
 
   start(): void {
@@ -180,29 +196,38 @@ export class OutboxRelay {
 
   /** Relays one batch; returns how many events went out. */
   async relayOnce(): Promise<number> {
-    const { orm, batchSize, queues, service } = this.options;
+    const { orm, batchSize, claimMs, queues, service } = this.options;
     const em = orm.em.fork();
-    return em.transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const rows: PendingRow[] = await connection.execute(
-        `select id, type, queue, payload, created_at from outbox_events
-         where published_at is null order by created_at, id limit ? for update skip locked`,
-        [batchSize],
-        'all',
-        tx.getTransactionContext(),
-      );
-      this.recordLag(rows);
-      if (rows.length === 0) return 0;
+    // one autocommit statement: the rows' locks last as long as the claim's update, not the Redis call
+    const rows = await runSql<PendingRow>(
+      em,
+      `with pending as (
+         select id from outbox_events
+          where published_at is null and (claimed_until is null or claimed_until < now())
+          order by created_at, id limit ? for update skip locked
+       ), claimed as (
+         update outbox_events o set claimed_until = now() + make_interval(secs => ?), attempts = o.attempts + 1
+           from pending where o.id = pending.id
+         returning o.id, o.type, o.queue, o.payload, o.created_at
+       )
+       select * from claimed order by created_at, id`,
+      [batchSize, claimMs / 1000],
+    );
+    this.recordLag(rows);
+    if (rows.length === 0) return 0;
+    const ids = rows.map((row) => row.id);
+    try {
       for (const [name, jobs] of jobsByQueue(rows)) await withTimeout(queues(name).addBulk(jobs), 5000);
-      await connection.execute(
-        'update outbox_events set published_at = now(), attempts = attempts + 1 where id in (?)',
-        [rows.map((row) => row.id)],
-        'run',
-        tx.getTransactionContext(),
-      );
-      outboxPending.set({ service }, 0);
-      return rows.length;
-    });
+    } catch (err) {
+      // the next pass may send them again at once; if this fails too, the claim lapses
+      await runSql(em, 'update outbox_events set claimed_until = null where id in (?) and published_at is null', [
+        ids,
+      ]).catch(() => undefined);
+      throw err;
+    }
+    await runSql(em, 'update outbox_events set published_at = now(), claimed_until = null where id in (?)', [ids]);
+    outboxPending.set({ service }, 0);
+    return rows.length;
   }
 
   private recordLag(rows: PendingRow[]): void {

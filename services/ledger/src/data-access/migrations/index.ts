@@ -1,6 +1,6 @@
 import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
-import { AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
+import { AddOutboxClaim, AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
 import { CreateTransactions } from './0002-create-transactions.ts';
 import { CreateCategoriesTags } from './0003-create-categories-tags.ts';
@@ -40,4 +40,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0013-card-calendars', class: CreateCardCalendars },
   { name: '0013-taxes-default-deducoes', class: TaxesDefaultToDeducoes },
   { name: '0014-context-time-zone', class: AddContextTimeZone },
+  { name: '0016-outbox-claim', class: AddOutboxClaim },
 ];
