@@ -114,7 +114,8 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      // npm start's default: one access-log line per request in the gateway and the service (to /dev/null here)
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       PORT: String(base),
       LEDGER_URL: `http://127.0.0.1:${base + 1}`,
       BILLING_URL: `http://127.0.0.1:${base + 2}`,
