@@ -1,8 +1,12 @@
 import { OutboxRelay } from '@finance/shared/queue/outbox';
 import { Redis } from 'ioredis';
+import { merchantTransaction } from '../support/merchant-transactions.ts';
 import { DisposableRedis, freePort } from '../support/redis-server.ts';
 import { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
+
+/** A system category (migration 0005's fixed ids). */
+const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
 
 describe('account.created travels through the outbox to its BullMQ consumer', () => {
   let redis: DisposableRedis;
@@ -132,5 +136,54 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
       admin.disconnect();
       ledger.outbox?.start();
     }
+  });
+});
+
+describe('a command that queues a job wakes the outbox relay of its process', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    // the relay polls once a minute here: only the wake-up can send the job within the test
+    stack = await TestStack.start({ serviceEnv: { ledger: { OUTBOX_POLL_MS: '60000' } } });
+  });
+  afterAll(() => stack?.stop());
+
+  it('when an import is accepted, then the answer waits for its job and gives it finished, long before the relay would have polled again', async () => {
+    const tenant = await stack.tenant();
+    const started = Date.now();
+    const answered = await tenant.api.post('/v1/open-banking/imports', {
+      connection: { id: 'conn-wake', institution: 'Banco Teste' },
+      accounts: [
+        { external_id: 'acc-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1000 },
+      ],
+      credit_cards: [],
+      transactions: [],
+      investments: [],
+    });
+    // the answer waits up to 5 s for the job before a 202
+    expect(answered.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(answered.body.job).toMatchObject({ kind: 'IMPORT', state: 'completed' });
+    expect(answered.body.job.result.accounts).toMatchObject({ received: 1, created: 1 });
+  });
+
+  it('when a rule is applied to existing transactions, then the answer waits for its job and gives the exact count', async () => {
+    const tenant = await stack.tenant();
+    const account = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
+    const [sourceId, ...matching] = await Promise.all(
+      [1, 2, 3].map(() => merchantTransaction(stack, tenant.api, { accountId: account, merchantName: 'Padaria Sol' })),
+    );
+    const started = Date.now();
+    const response = await tenant.api.post('/v1/categorization-rules', {
+      source_transaction_id: sourceId,
+      category_id: ALIMENTACAO,
+      apply_to_existing: true,
+    });
+    expect(response.status).toBe(201);
+    // the answer waits up to 5 s for the job: done and counted exactly, long before the relay's next poll
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const job = (await tenant.api.get(`/v1/jobs/${response.body.job_id}`)).body;
+    expect(job).toMatchObject({ state: 'completed', result: { updated_count: response.body.updated_existing_count } });
+    expect(response.body.updated_existing_count).toBeGreaterThanOrEqual(matching.length);
   });
 });

@@ -60,6 +60,14 @@ export const commonConfigKeys = {
     .max(100)
     .default(4)
     .description('Jobs a worker runs at once per queue, for queues whose code does not fix it (singletons run 1)'),
+  OUTBOX_POLL_MS: Joi.number()
+    .integer()
+    .min(10)
+    .max(60000)
+    .default(200)
+    .description(
+      'How often the outbox relay looks for rows to send; a command that queues a job wakes it at once (in its own process)',
+    ),
   OUTBOX_RETENTION_DAYS: Joi.number()
     .integer()
     .min(1)
@@ -95,6 +103,7 @@ export interface CommonConfig {
   SHUTDOWN_DELAY_MS: number;
   WORKER_QUEUES?: string;
   WORKER_CONCURRENCY: number;
+  OUTBOX_POLL_MS: number;
   OUTBOX_RETENTION_DAYS: number;
   INBOX_RETENTION_DAYS: number;
 }

@@ -124,7 +124,13 @@ export async function startService<C extends ServiceConfig>(
 
   const runsWorkers = config.ROLE !== 'api';
   if (definition.hasOutbox) {
-    runtime.outbox = new OutboxRelay({ orm, service: definition.name, queues: runtime.queues.get, logger });
+    runtime.outbox = new OutboxRelay({
+      orm,
+      service: definition.name,
+      queues: runtime.queues.get,
+      logger,
+      intervalMs: config.OUTBOX_POLL_MS,
+    });
     if (runsWorkers && consumes('outbox')) runtime.outbox.start();
     // the queues its relay may produce to show in queue_depth before the first event
     for (const name of new Set(Object.values(EVENT_ROUTES).flat())) runtime.queues.get(name);

@@ -20,13 +20,14 @@ export const IMPORT_JOB = 'open-banking.import';
 
 /**
  * POST /v1/open-banking/imports: stores the payload with a waiting IMPORT job and queues it through the
- * outbox (job id = background job id) in one transaction, so a Redis outage only delays it; answers the
- * finished job (200) when it ends within 5 s, else 202.
+ * outbox (job id = background job id) in one transaction, so a Redis outage only delays it; wakes the outbox
+ * relay (`relaySoon`) once committed; answers the finished job (200) when it ends within 5 s, else 202.
  */
 export async function startImport(
   em: EntityManager,
   ctx: CallerContext,
   payload: OpenBankingImport,
+  relaySoon: () => void,
   waitMs = IMPORT_ANSWER_WAIT_MS,
 ): Promise<Reply> {
   const id = await em.transactional(async (tx) => {
@@ -38,6 +39,7 @@ export async function startImport(
     recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
     return jobId;
   });
+  relaySoon();
   const job = await waitForBackgroundJob(em, ctx, id, waitMs);
   const done = job.state === 'completed' || job.state === 'failed';
   return new Reply(done ? 200 : 202, { job });

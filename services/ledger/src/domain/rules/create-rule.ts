@@ -26,7 +26,12 @@ export const DISABLED_CANNOT_APPLY = 'uma regra desativada não pode ser aplicad
  * POST /v1/categorization-rules: a rule from a transaction with merchant data, or the update of the live rule
  * with the same fingerprint (`created: false`). Categorizes its source, and its history when asked.
  */
-export async function createRule(em: EntityManager, ctx: CallerContext, input: CreateCategorizationRuleBody) {
+export async function createRule(
+  em: EntityManager,
+  ctx: CallerContext,
+  input: CreateCategorizationRuleBody,
+  relaySoon: () => void,
+) {
   const committed = await em.transactional(async (tx) => {
     const source = await findOneLive(tx, ctx, input.source_transaction_id, true);
     if (!source) throw notFound('Transação não encontrada (source_transaction_id)');
@@ -62,7 +67,7 @@ export async function createRule(em: EntityManager, ctx: CallerContext, input: C
       : null;
     return { rule, sourceUpdated, queued, created: !existing };
   });
-  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued) : 0;
+  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, relaySoon) : 0;
   return {
     created: committed.created,
     result: {

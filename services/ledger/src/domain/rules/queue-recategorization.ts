@@ -46,12 +46,17 @@ export async function recordRecategorization(
   return { jobId, toChange: counts.to_change };
 }
 
-/** After the commit: waits up to 5 s; the exact count when the job finished, else the count still to change. */
+/**
+ * After the commit: wakes the outbox relay (`relaySoon`: the job leaves now, not at the relay's next poll), then
+ * waits up to 5 s; the exact count when the job finished, else the count still to change.
+ */
 export async function awaitRecategorization(
   em: EntityManager,
   ctx: CallerContext,
   queued: QueuedRecategorization,
+  relaySoon: () => void,
 ): Promise<number> {
+  relaySoon();
   const job = await waitForBackgroundJob(em.fork(), ctx, queued.jobId, WAIT_MS);
   if (job.state === 'completed') return (job.result as RecategorizationResult).updated_count;
   return queued.toChange;

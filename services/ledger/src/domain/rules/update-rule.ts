@@ -15,12 +15,16 @@ import {
 import { chooseMatchFields, fingerprintOf, matchValues } from './rule-criteria.ts';
 import { ruleView } from './rule-view.ts';
 
-/** PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history. */
+/**
+ * PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history
+ * (`relaySoon` wakes the outbox relay once the job is committed).
+ */
 export async function updateCategorizationRule(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
   input: UpdateCategorizationRuleBody,
+  relaySoon: () => void,
 ) {
   const committed = await em.transactional(async (tx) => {
     const current = await findRuleOr404(tx, ctx, id, true);
@@ -61,7 +65,7 @@ export async function updateCategorizationRule(
       : null;
     return { rule, sourceUpdated, queued };
   });
-  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued) : 0;
+  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, relaySoon) : 0;
   return {
     rule: ruleView(committed.rule),
     source_transaction_updated: committed.sourceUpdated,

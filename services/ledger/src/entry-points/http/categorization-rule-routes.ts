@@ -15,8 +15,10 @@ const route = lookupIn(categorizationRuleRoutes);
 
 export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
+  // a queued recategorization leaves through the outbox: the command wakes the relay once it has committed
+  const relaySoon = () => runtime.outbox?.kick();
   mountRoute(router, route('createCategorizationRule'), async ({ body }, ctx) => {
-    const { created, result } = await createRule(orm.em.fork(), ctx, body);
+    const { created, result } = await createRule(orm.em.fork(), ctx, body, relaySoon);
     return new Reply(created ? 201 : 200, result);
   });
   mountRoute(router, route('listCategorizationRules'), ({ query }, ctx) =>
@@ -26,7 +28,7 @@ export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRun
     getCategorizationRule(orm.em.fork(), ctx, params.id),
   );
   mountRoute(router, route('updateCategorizationRule'), ({ params, body }, ctx) =>
-    updateCategorizationRule(orm.em.fork(), ctx, params.id, body),
+    updateCategorizationRule(orm.em.fork(), ctx, params.id, body, relaySoon),
   );
   mountRoute(router, route('deleteCategorizationRule'), ({ params }, ctx) =>
     deleteCategorizationRule(orm.em.fork(), ctx, params.id),

@@ -10,7 +10,10 @@ const route = lookupIn(openBankingRoutes);
 
 export function mountOpenBankingRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
-  mountRoute(router, route('importOpenBanking'), ({ body }, ctx) => startImport(orm.em.fork(), ctx, body));
+  // the import job leaves through the outbox: the command wakes the relay once it has committed
+  mountRoute(router, route('importOpenBanking'), ({ body }, ctx) =>
+    startImport(orm.em.fork(), ctx, body, () => runtime.outbox?.kick()),
+  );
   mountRoute(router, route('listOpenBankingConnections'), ({ query }, ctx) =>
     listConnections(orm.em.fork(), ctx, query),
   );
