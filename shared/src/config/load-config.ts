@@ -66,7 +66,7 @@ export const commonConfigKeys = {
     .max(60000)
     .default(200)
     .description(
-      'How often the outbox relay looks for rows to send; a command that queues a job wakes it at once (in its own process)',
+      'How often the outbox relay looks for rows to send (10–60000); a command that queues a job (an import, a rule applied to existing transactions) wakes it at once in its own process',
     ),
   OUTBOX_RETENTION_DAYS: Joi.number()
     .integer()
