@@ -8,6 +8,17 @@ import { waitFor } from '../support/wait-for.ts';
 /** A system category (migration 0005's fixed ids). */
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
 
+/** An open-banking import of one account through a connection. */
+const oneAccountImport = (connectionId: string) => ({
+  connection: { id: connectionId, institution: 'Banco Teste' },
+  accounts: [
+    { external_id: 'acc-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1000 },
+  ],
+  credit_cards: [],
+  transactions: [],
+  investments: [],
+});
+
 describe('account.created travels through the outbox to its BullMQ consumer', () => {
   let redis: DisposableRedis;
   let stack: TestStack;
@@ -71,16 +82,7 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
   it('when Redis is down, then an import is accepted as a waiting job and runs once Redis is back', async () => {
     const tenant = await stack.tenant();
     await redis.stop();
-    const payload = {
-      connection: { id: 'conn-outage', institution: 'Banco Teste' },
-      accounts: [
-        { external_id: 'acc-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1000 },
-      ],
-      credit_cards: [],
-      transactions: [],
-      investments: [],
-    };
-    const accepted = await tenant.api.post('/v1/open-banking/imports', payload);
+    const accepted = await tenant.api.post('/v1/open-banking/imports', oneAccountImport('conn-outage'));
     expect(accepted.status).toBe(202);
     expect(accepted.body.job).toMatchObject({ kind: 'IMPORT', state: 'waiting' });
     await redis.start();
@@ -151,15 +153,7 @@ describe('a command that queues a job wakes the outbox relay of its process', ()
   it('when an import is accepted, then the answer waits for its job and gives it finished, long before the relay would have polled again', async () => {
     const tenant = await stack.tenant();
     const started = Date.now();
-    const answered = await tenant.api.post('/v1/open-banking/imports', {
-      connection: { id: 'conn-wake', institution: 'Banco Teste' },
-      accounts: [
-        { external_id: 'acc-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1000 },
-      ],
-      credit_cards: [],
-      transactions: [],
-      investments: [],
-    });
+    const answered = await tenant.api.post('/v1/open-banking/imports', oneAccountImport('conn-wake'));
     // the answer waits up to 5 s for the job before a 202
     expect(answered.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(5_000);
