@@ -23,8 +23,9 @@ export const SELECT_COLUMNS = [
 
 /**
  * Only the columns the API's Transaction shows (`VIEWED_COLUMNS`), each read once, dates and money as text as in
- * `SELECT_COLUMNS` and timestamps already in ISO form: for reads that only build views of many rows (a bill's, a
- * list page), so no timestamp is parsed from PostgreSQL's text into a `Date` only to be printed again.
+ * `SELECT_COLUMNS` and timestamps already in ISO form: a plain read of the records' values. The list and the bill
+ * have PostgreSQL write the records instead (`VIEW_JSON`); this is what the bench's floors read and what
+ * `transactionView` turns into the text `VIEW_JSON` must equal (`transaction-json.test.ts`).
  */
 export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
   if (spec.type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`;
@@ -216,12 +217,13 @@ export function listPageStatement(
     params.push(...after);
   }
   params.push(limit + 1);
+  const columns =
+    select === 'json'
+      ? `${VIEW_JSON.select} as view, to_char(t.date, 'YYYY-MM-DD') as date, t.id`
+      : VIEW_SELECT_COLUMNS;
   return {
-    sql:
-      select === 'json'
-        ? `select ${VIEW_JSON.select} as view, to_char(t.date, 'YYYY-MM-DD') as date, t.id
-           from transactions t ${VIEW_JSON.from} where ${where.join(' and ')} order by t.date, t.id limit ?`
-        : `select ${VIEW_SELECT_COLUMNS} from transactions t where ${where.join(' and ')} order by t.date, t.id limit ?`,
+    sql: `select ${columns} from transactions t ${select === 'json' ? VIEW_JSON.from : ''}
+     where ${where.join(' and ')} order by t.date, t.id limit ?`,
     params,
   };
 }
