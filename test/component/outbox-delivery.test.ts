@@ -139,6 +139,49 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
       ledger.outbox?.start();
     }
   });
+
+  it('when five relays pass over the same pending rows at once, then each row is claimed and sent by exactly one of them', async () => {
+    const ledger = stack.service('ledger').runtime;
+    await ledger.outbox?.stop();
+    try {
+      const tenant = await stack.tenant();
+      const accounts = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => tenant.api.post('/v1/accounts', { name: `Conta ${i}`, logo: '341' })),
+      );
+      expect(accounts.map((response) => response.status)).toEqual(accounts.map(() => 201));
+      const ids = accounts.map((response) => response.body.id as string);
+      const relays = Array.from(
+        { length: 5 },
+        () =>
+          new OutboxRelay({
+            orm: ledger.orm,
+            service: 'ledger',
+            queues: ledger.queues.get,
+            logger: ledger.logger,
+            batchSize: 4,
+          }),
+      );
+      // every relay passes until it finds nothing left; the passes sum to the rows there were
+      const sent = await Promise.all(
+        relays.map(async (relay) => {
+          let total = 0;
+          for (let got = await relay.relayOnce(); got > 0; got = await relay.relayOnce()) total += got;
+          return total;
+        }),
+      );
+      const rows = await stack.sql<{ attempts: number; published: boolean }>(
+        `select attempts, published_at is not null as published from ledger.outbox_events
+          where payload -> 'data' ->> 'account_id' = any($1)`,
+        [ids],
+      );
+      expect(rows).toHaveLength(ids.length);
+      expect(rows.every((row) => row.published && row.attempts === 1)).toBe(true);
+      expect(sent.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(ids.length);
+      for (const id of ids) await waitFor(async () => (await consumed(id))[0].n === 1);
+    } finally {
+      ledger.outbox?.start();
+    }
+  });
 });
 
 describe('a command that queues a job wakes the outbox relay of its process', () => {
