@@ -1,4 +1,5 @@
 import { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
+import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { InternalClient } from '@finance/shared/http/internal-client';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { rollOverBills } from '../../services/billing/src/domain/bills/roll-over-bills.ts';
@@ -679,6 +680,10 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
       const before = { calls: ledger.http.calls, ledger: queries.ledger, billing: queries.billing };
       const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-04-01`);
       expect(response.status).toBe(200);
+      // megabytes cross each hop in pieces, yet arrive as one answer of the stated length, compact as JSON.stringify writes it
+      console.log('HDR', [...response.headers.entries()]);
+      expect(response.headers.get('transfer-encoding')).toBeNull();
+      expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(response.body)));
       return {
         rows: response.body.transactions.length,
         calls: ledger.http.calls - before.calls,
@@ -710,5 +715,26 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(large.ledger).toBe(small.ledger);
     expect(large.billing).toBe(small.billing);
     expect(large.ledger + large.billing).toBeLessThan(30);
+
+    // the ledger's answer to billing, written in pieces (head, rows, end), is one answer of its stated length too
+    const { bill } = (await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-04-01`)).body;
+    const ledger = stack.service('ledger');
+    const contents = await fetch(`${ledger.url}/internal/v1/card-transactions/search`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [CONTEXT_HEADER]: signContext(ctx(), ledger.runtime.config.INTERNAL_SECRET),
+      },
+      body: JSON.stringify({
+        credit_card_id: card.id,
+        bill_ids: [bill.id],
+        totals_bill_ids: [bill.id],
+        closing_date: bill.closing_date.slice(0, 10),
+      }),
+    });
+    const text = await contents.text();
+    expect(contents.headers.get('transfer-encoding')).toBeNull();
+    expect(Number(contents.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(JSON.parse(text).transactions).toHaveLength(1000);
   });
 });

@@ -16,14 +16,33 @@ export class Reply {
 }
 
 /**
- * A success body already serialized as UTF-8 JSON (a large answer assembled from another service's answer):
- * sent as `res.json` would send its parsed form, without parsing and serializing it again.
+ * A success body already serialized as UTF-8 JSON (a large answer assembled from another service's answer, or
+ * records PostgreSQL wrote): sent as `res.json` would send its parsed form, without parsing and serializing it
+ * again. Given in pieces, they are written one after the other (a megabyte part is not copied to join a few
+ * bytes to it).
  */
 export class JsonBytes {
-  readonly bytes: Buffer;
-  constructor(bytes: Buffer) {
-    this.bytes = bytes;
+  readonly pieces: readonly Buffer[];
+  constructor(bytes: Buffer | readonly Buffer[]) {
+    this.pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes;
   }
+}
+
+/**
+ * Writes the pieces as one answer with their length, as `res.send` of their concatenation would: Node corks the
+ * socket for the writes of one tick, so they leave in one `writev`.
+ */
+function sendPieces(res: Response, status: number, pieces: readonly Buffer[]): void {
+  // what res.json does after JSON.stringify: the same headers and bytes
+  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
+  res.status(status);
+  if (pieces.length === 1) {
+    res.send(pieces[0]);
+    return;
+  }
+  res.set('Content-Length', String(pieces.reduce((sum, piece) => sum + piece.length, 0)));
+  for (const piece of pieces) res.write(piece);
+  res.end();
 }
 
 export type RouteHandler<P, Q, B> = (
@@ -73,11 +92,8 @@ export function mountRoute<P extends object, Q extends object, B>(
     }
     const result = await handler(input, callerOf(res), req);
     if (result instanceof Reply) res.status(result.status).json(result.body);
-    else if (result instanceof JsonBytes) {
-      // what res.json does after JSON.stringify: the same headers and bytes
-      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
-      res.status(status).send(result.bytes);
-    } else res.status(status).json(result);
+    else if (result instanceof JsonBytes) sendPieces(res, status, result.pieces);
+    else res.status(status).json(result);
   });
   const served = mounted.get(router) ?? new Set<AnyRoute>();
   served.add(contract);

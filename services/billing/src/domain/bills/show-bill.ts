@@ -18,7 +18,7 @@ import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
 import { ensureBills } from './ensure-bills.ts';
 
-const PROJECTED_DATE_KEY = ',"projected_date":';
+const PROJECTED_DATE_KEY = Buffer.from(',"projected_date":');
 const CLOSING = Buffer.from('}');
 
 /**

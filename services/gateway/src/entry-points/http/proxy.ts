@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
 import type { OutageLog } from '@finance/shared/http/dependency-outage';
@@ -15,7 +16,8 @@ const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPL
  * relays the answer; a service out of reach or silent for `timeoutMs` is a 503 with Retry-After
  * (a keyed retry then replays), logged once per outage by `outage`. The answer (JSON, never streamed by
  * the services) is read whole and sent with its length in one write: piping it sent a chunked answer,
- * one socket write for the body and another for its end.
+ * one socket write for the body and another for its end. Its chunks are written as they came, not copied
+ * into one buffer: a bill's megabytes cross the gateway without a copy of their own.
  */
 export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outage?: OutageLog) {
   const base = baseUrl.replace(/\/$/, '');
@@ -31,7 +33,7 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       body = JSON.stringify(req.body);
     }
     let upstream: Awaited<ReturnType<typeof request>>;
-    let payload: Buffer;
+    const chunks: Buffer[] = [];
     try {
       upstream = await request(`${base}${req.originalUrl}`, {
         method: req.method as 'GET',
@@ -41,7 +43,7 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-      payload = Buffer.from(await upstream.body.arrayBuffer());
+      await chunksOf(upstream.body, chunks);
     } catch (err) {
       outage?.down(err);
       throw new AppError(503, 'Serviço temporariamente indisponível', { headers: { 'retry-after': '5' } });
@@ -52,6 +54,33 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       const value = upstream.headers[name];
       if (typeof value === 'string') res.setHeader(name, value);
     }
-    res.end(payload);
+    sendChunks(res, chunks);
   };
+}
+
+/**
+ * Collects a body's chunks as the socket delivered them ('data' events; an async iterator's `read()` would
+ * join whatever arrived meanwhile into a new buffer: the copy this avoids).
+ */
+function chunksOf(body: Readable, into: Buffer[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    body.on('data', (chunk: Buffer) => into.push(chunk));
+    body.once('end', resolve);
+    body.once('error', reject);
+  });
+}
+
+/**
+ * The answer's chunks with their total length, never a chunked transfer encoding: Node corks the socket for
+ * the writes of one tick, so headers and chunks leave in one `writev`.
+ */
+function sendChunks(res: Response, chunks: readonly Buffer[]): void {
+  if (chunks.length <= 1) {
+    res.end(chunks[0]);
+    return;
+  }
+  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  res.setHeader('content-length', length);
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
 }

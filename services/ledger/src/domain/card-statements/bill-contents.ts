@@ -31,11 +31,16 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
   }));
 }
 
+const COMMA = Buffer.from(',');
+const NO_TAGS = Buffer.from(',"tags":[]');
+
 /**
- * The card entries of some bills, each as the JSON text of its record with its account, category,
- * subcategory and tags, `total` (the purchase total of an installment series) and the bill extras of
- * docs/decisions.md §8 but `credit_card` (billing adds it): a fixed number of queries whatever the number of rows.
- * PostgreSQL writes each record (`VIEW_JSON`); the records of the references are serialized once each.
+ * The card entries of some bills as UTF-8 JSON, the records joined by commas (no brackets), each with its
+ * account, category, subcategory and tags, `total` (the purchase total of an installment series) and the bill
+ * extras of docs/decisions.md §8 but `credit_card` (billing adds it): a fixed number of queries whatever the
+ * number of rows. PostgreSQL writes each record (`VIEW_JSON`); each reference's record is serialized and encoded
+ * once and copied into every row that names it, and the rows are encoded one by one into their place: no
+ * megabyte string is built, flattened and encoded again.
  */
 export async function billTransactions(
   em: EntityManager,
@@ -43,10 +48,10 @@ export async function billTransactions(
   cardId: string,
   billIds: string[],
   closingDate: CalendarDate,
-): Promise<string[]> {
-  if (billIds.length === 0) return [];
+): Promise<Buffer> {
+  if (billIds.length === 0) return Buffer.alloc(0);
   const rows = await billTransactionRows(em, ctx, cardId, billIds);
-  if (rows.length === 0) return [];
+  if (rows.length === 0) return Buffer.alloc(0);
   const ids = rows.map((row) => row.id);
   const only = <T>(values: Array<T | null>) => [...new Set(values.filter((v): v is T => v !== null))];
   const subcategoryIds = only(rows.map((row) => row.subcategory_id));
@@ -65,22 +70,45 @@ export async function billTransactions(
     ]),
   );
   const balances = accounts.length ? await balancesOf(em, accounts) : new Map<string, number>();
-  const accountJson = new Map(accounts.map((a) => [a.id, JSON.stringify(accountView(a, balances.get(a.id) ?? 0))]));
-  const categoryJson = new Map([...categories].map(([id, category]) => [id, JSON.stringify(category)]));
-  const subcategoryJson = new Map(subcategories.map((s) => [s.id, JSON.stringify(subcategoryView(s))]));
+  // `,"key":record` of each reference, encoded once, looked up by id (`null` for none or an unknown one)
+  const field = (key: string, records: Iterable<[string, unknown]>) => {
+    const encoded = new Map(
+      [...records].map(([id, record]) => [id, Buffer.from(`,"${key}":${JSON.stringify(record)}`)]),
+    );
+    const absent = Buffer.from(`,"${key}":null`);
+    return (id: string | null) => (id ? (encoded.get(id) ?? absent) : absent);
+  };
+  const accountOf = field(
+    'account',
+    accounts.map((a) => [a.id, accountView(a, balances.get(a.id) ?? 0)]),
+  );
+  const categoryOf = field('category', categories);
+  const subcategoryOf = field(
+    'subcategory',
+    subcategories.map((s) => [s.id, subcategoryView(s)]),
+  );
   const tagsOf = new Map<string, string[]>();
   for (const link of tagLinks) {
     const tag = tags.get(link.tag_id);
     if (tag) tagsOf.set(link.transaction_id, [...(tagsOf.get(link.transaction_id) ?? []), tag]);
   }
-  const json = (byId: Map<string, string>, id: string | null) => (id ? (byId.get(id) ?? 'null') : 'null');
   const closing = toIsoMidnight(closingDate);
+  const pieces: Buffer[] = [];
   // the record's fields, then the bill's, in the order the spec's bill transaction lists them
-  return rows.map(
-    (row) =>
-      `${row.view.slice(0, -1)},"account":${json(accountJson, row.account_id)},"category":${json(categoryJson, row.category_id)}` +
-      `,"subcategory":${json(subcategoryJson, row.subcategory_id)},"tags":[${(tagsOf.get(row.id) ?? []).join(',')}]` +
-      `,"total":${row.total},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
-      `,"projected_installment":${row.installment_number ?? null},"reconciled_with":null,"reconciles":[]}`,
-  );
+  for (const row of rows) {
+    if (pieces.length) pieces.push(COMMA);
+    const rowTags = tagsOf.get(row.id);
+    pieces.push(
+      Buffer.from(row.view).subarray(0, -1),
+      accountOf(row.account_id),
+      categoryOf(row.category_id),
+      subcategoryOf(row.subcategory_id),
+      rowTags ? Buffer.from(`,"tags":[${rowTags.join(',')}]`) : NO_TAGS,
+      Buffer.from(
+        `,"total":${row.total},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
+          `,"projected_installment":${row.installment_number ?? null},"reconciled_with":null,"reconciles":[]}`,
+      ),
+    );
+  }
+  return Buffer.concat(pieces);
 }

@@ -14,6 +14,7 @@ import {
 import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);
+const ROWS_END = Buffer.from(']}');
 
 /** Card and bill reads and writes for billing: behind the signed context, absent from the public table. */
 export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntime): void {
@@ -24,12 +25,12 @@ export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntim
     const totals = await billTotals(em, ctx, body.totals_bill_ids);
     // the bill's status depends on the context's today: its zone comes in the same call
     const timeZone = await contextTimeZone(em, ctx);
-    // the rows last, as the JSON text they were written in: billing passes them on as text (BillContents)
-    return new JsonBytes(
-      Buffer.from(
-        `{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[${transactions.join(',')}]}`,
-      ),
-    );
+    // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
+    return new JsonBytes([
+      Buffer.from(`{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`),
+      transactions,
+      ROWS_END,
+    ]);
   });
   mountRoute(router, route('cardBillTotals'), async ({ body }, ctx) => ({
     totals: await billTotals(orm.em.fork(), ctx, body.bill_ids),
