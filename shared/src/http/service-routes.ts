@@ -3,6 +3,7 @@ import { type CallerContext, CONTEXT_HEADER, verifyContext } from '../context/si
 import type { AnyRoute, RouteContract, RouteInput, ServiceName } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
 import { verifyJsonDepth } from './json-depth.ts';
+import { endWithBytes } from './send-bytes.ts';
 import { validateRequest } from './validate.ts';
 
 /** A handler's answer when the status differs from the contract's first success status. */
@@ -26,23 +27,6 @@ export class JsonBytes {
   constructor(bytes: Buffer | readonly Buffer[]) {
     this.pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes;
   }
-}
-
-/**
- * Writes the pieces as one answer with their length, as `res.send` of their concatenation would: Node corks the
- * socket for the writes of one tick, so they leave in one `writev`.
- */
-function sendPieces(res: Response, status: number, pieces: readonly Buffer[]): void {
-  // what res.json does after JSON.stringify: the same headers and bytes
-  if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
-  res.status(status);
-  if (pieces.length === 1) {
-    res.send(pieces[0]);
-    return;
-  }
-  res.set('Content-Length', String(pieces.reduce((sum, piece) => sum + piece.length, 0)));
-  for (const piece of pieces) res.write(piece);
-  res.end();
 }
 
 export type RouteHandler<P, Q, B> = (
@@ -92,8 +76,11 @@ export function mountRoute<P extends object, Q extends object, B>(
     }
     const result = await handler(input, callerOf(res), req);
     if (result instanceof Reply) res.status(result.status).json(result.body);
-    else if (result instanceof JsonBytes) sendPieces(res, status, result.pieces);
-    else res.status(status).json(result);
+    else if (result instanceof JsonBytes) {
+      // what res.json does after JSON.stringify: the same headers and bytes
+      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
+      endWithBytes(res.status(status), result.pieces);
+    } else res.status(status).json(result);
   });
   const served = mounted.get(router) ?? new Set<AnyRoute>();
   served.add(contract);

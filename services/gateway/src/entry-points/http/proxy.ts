@@ -4,6 +4,7 @@ import { AppError } from '@finance/shared/errors/app-error';
 import type { OutageLog } from '@finance/shared/http/dependency-outage';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@finance/shared/http/idempotency';
 import { internalAgent } from '@finance/shared/http/internal-client';
+import { endWithBytes } from '@finance/shared/http/send-bytes';
 import { injectTraceHeaders } from '@finance/shared/telemetry/tracing';
 import type { Request, Response } from 'express';
 import { request } from 'undici';
@@ -54,7 +55,7 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       const value = upstream.headers[name];
       if (typeof value === 'string') res.setHeader(name, value);
     }
-    sendChunks(res, chunks);
+    endWithBytes(res, chunks);
   };
 }
 
@@ -68,19 +69,4 @@ function chunksOf(body: Readable, into: Buffer[]): Promise<void> {
     body.once('end', resolve);
     body.once('error', reject);
   });
-}
-
-/**
- * The answer's chunks with their total length, never a chunked transfer encoding: Node corks the socket for
- * the writes of one tick, so headers and chunks leave in one `writev`.
- */
-function sendChunks(res: Response, chunks: readonly Buffer[]): void {
-  if (chunks.length <= 1) {
-    res.end(chunks[0]);
-    return;
-  }
-  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  res.setHeader('content-length', length);
-  for (const chunk of chunks) res.write(chunk);
-  res.end();
 }
