@@ -8,5 +8,5 @@ const telemetry = await startTelemetry('billing', config.OTEL_EXPORTER_OTLP_ENDP
 // imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startService } = await import('@finance/shared/service/start-service');
 const { billingService } = await import('./billing-service.ts');
-const logger = createLogger('billing', config.LOG_LEVEL, config.LOG_BUFFER_BYTES);
+const logger = createLogger('billing', config.LOG_LEVEL);
 await runMain('billing', () => startService(billingService, config, { logger, telemetry }), logger);

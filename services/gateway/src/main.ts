@@ -7,5 +7,5 @@ const config = loadGatewayConfig();
 const telemetry = await startTelemetry('gateway', config.OTEL_EXPORTER_OTLP_ENDPOINT);
 // imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startGateway } = await import('./start-gateway.ts');
-const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_BUFFER_BYTES);
+const logger = createLogger('gateway', config.LOG_LEVEL);
 await runMain('gateway', () => startGateway(config, logger, { telemetry }), logger);

@@ -8,5 +8,5 @@ const telemetry = await startTelemetry('insights', config.OTEL_EXPORTER_OTLP_END
 // imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startService } = await import('@finance/shared/service/start-service');
 const { insightsService } = await import('./insights-service.ts');
-const logger = createLogger('insights', config.LOG_LEVEL, config.LOG_BUFFER_BYTES);
+const logger = createLogger('insights', config.LOG_LEVEL);
 await runMain('insights', () => startService(insightsService, config, { logger, telemetry }), logger);

@@ -8,5 +8,5 @@ const telemetry = await startTelemetry('ledger', config.OTEL_EXPORTER_OTLP_ENDPO
 // imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startService } = await import('@finance/shared/service/start-service');
 const { ledgerService } = await import('./ledger-service.ts');
-const logger = createLogger('ledger', config.LOG_LEVEL, config.LOG_BUFFER_BYTES);
+const logger = createLogger('ledger', config.LOG_LEVEL);
 await runMain('ledger', () => startService(ledgerService, config, { logger, telemetry }), logger);

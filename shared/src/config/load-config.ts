@@ -28,14 +28,6 @@ export const commonConfigKeys = {
     .valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent')
     .default('info')
     .description('pino log level'),
-  LOG_BUFFER_BYTES: Joi.number()
-    .integer()
-    .min(0)
-    .max(4095)
-    .default(3072)
-    .description(
-      'Log lines are written to stdout once this many bytes have gathered, and at least every second (0: each line at once)',
-    ),
   DATABASE_URL: Joi.string()
     .uri({ scheme: ['postgres', 'postgresql'] })
     .default('postgresql://postgres@127.0.0.1:5432/finance')
@@ -100,7 +92,6 @@ export const commonConfigKeys = {
 export interface CommonConfig {
   NODE_ENV: 'development' | 'test' | 'production';
   LOG_LEVEL: string;
-  LOG_BUFFER_BYTES: number;
   DATABASE_URL: string;
   REDIS_URL: string;
   INTERNAL_SECRET: string;
