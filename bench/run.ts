@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
 import { TestStack } from '../test/support/stack.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
+import type { DriveResult } from './drive.ts';
 import { drive } from './load.ts';
 import {
   billStatements,
@@ -29,6 +30,8 @@ import { peakRss, startTopology, type Topology } from './topology.ts';
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
+/** `BENCH_ROUNDS`: how many alternating windows of ours and its baseline share `SECONDS` (the issue's "interleaved twice"). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
 const SCALE: SeedOptions = process.env.BENCH_TRANSACTIONS
   ? {
@@ -58,25 +61,66 @@ interface Target {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-async function httpFigures(
-  url: string,
-  api: ApiClient,
-  method: 'GET' | 'POST' = 'GET',
-  body?: unknown,
-): Promise<Figures> {
-  const headers: Record<string, string> = { authorization: api.authorization() as string };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const options = { url, method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
-  await drive({ ...options, connections: CONNECTIONS, seconds: WARMUP_SECONDS });
-  const result = await drive({ ...options, connections: CONNECTIONS, seconds: SECONDS });
+/** One HTTP load: what autocannon sends, with a seeded key. */
+interface Load {
+  url: string;
+  api: ApiClient;
+  method?: 'GET' | 'POST';
+  body?: unknown;
+}
+
+const driveOptions = ({ url, api, method = 'GET', body }: Load) => ({
+  url,
+  method,
+  headers: {
+    authorization: api.authorization() as string,
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+  },
+  body: body === undefined ? undefined : JSON.stringify(body),
+  connections: CONNECTIONS,
+});
+
+/** The figures of several windows of one load: their requests a second, mean p50, worst p99. */
+function combined(windows: DriveResult[]): Figures {
+  const requests = windows.reduce((sum, w) => sum + w.requests, 0);
+  const seconds = windows.reduce((sum, w) => sum + w.seconds, 0);
   return {
-    rps: result.rps,
-    p50: result.p50,
-    p99: result.p99,
-    requests: result.requests,
-    non2xx: result.non2xx,
-    errors: result.errors,
+    rps: requests / seconds,
+    p50: Math.round((windows.reduce((sum, w) => sum + w.p50, 0) / windows.length) * 10) / 10,
+    p99: Math.max(...windows.map((w) => w.p99)),
+    requests,
+    non2xx: windows.reduce((sum, w) => sum + w.non2xx, 0),
+    errors: windows.reduce((sum, w) => sum + w.errors, 0),
   };
+}
+
+/** A load with no baseline: warm-up, then `SECONDS`. */
+async function httpFigures(load: Load): Promise<Figures> {
+  const options = driveOptions(load);
+  await drive({ ...options, seconds: WARMUP_SECONDS });
+  return combined([await drive({ ...options, seconds: SECONDS })]);
+}
+
+/**
+ * Ours and its baseline in alternation: both warmed up, then `ROUNDS` windows of each (`SECONDS` in all per
+ * side), ours first in every round, so a slow spell of the machine weighs on both sides of the ratio.
+ * `settle` runs before each baseline window (the creates' events drain first: insights must not take the
+ * baseline's CPU).
+ */
+async function pairedFigures(
+  ours: Load,
+  baseline: Load,
+  settle: () => Promise<void> = async () => {},
+): Promise<{ ours: Figures; baseline: Figures }> {
+  const sides = [driveOptions(ours), driveOptions(baseline)] as const;
+  for (const options of sides) await drive({ ...options, seconds: WARMUP_SECONDS });
+  const windows: [DriveResult[], DriveResult[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    windows[0].push(await drive({ ...sides[0], seconds: SECONDS / ROUNDS }));
+    await settle();
+    windows[1].push(await drive({ ...sides[1], seconds: SECONDS / ROUNDS }));
+  }
+  return { ours: combined(windows[0]), baseline: combined(windows[1]) };
 }
 
 function finish(result: ScenarioResult): ScenarioResult {
@@ -121,16 +165,19 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
    * A read through the gateway beside its floors, the ledger's own statements: served by bare express + pg
    * (the issue's baseline, `baseline`) and run raw by as many pg clients, no HTTP (`raw`).
    */
-  const read = async (key: string, scenario: string, path: string, rawName: string, statements: Statement[]) => ({
-    scenario,
-    request: `GET ${path}`,
-    ...(await httpFigures(`${target.url}${path}`, person.api)),
-    baseline: {
-      name: 'bare express + pg, same statements',
-      ...(await httpFigures(bare.serve(key, statements), person.api)),
-    },
-    raw: { name: rawName, ...(await sqlLoad(target.databaseUrl, statements, CONNECTIONS, SECONDS)) },
-  });
+  const read = async (key: string, scenario: string, path: string, rawName: string, statements: Statement[]) => {
+    const paired = await pairedFigures(
+      { url: `${target.url}${path}`, api: person.api },
+      { url: bare.serve(key, statements), api: person.api },
+    );
+    return {
+      scenario,
+      request: `GET ${path}`,
+      ...paired.ours,
+      baseline: { name: 'bare express + pg, same statements', ...paired.baseline },
+      raw: { name: rawName, ...(await sqlLoad(target.databaseUrl, statements, CONNECTIONS, SECONDS)) },
+    };
+  };
   const readIf = async (
     key: string,
     scenario: string,
@@ -206,7 +253,7 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
         skipIfMissing('Investment yield report', `GET ${yieldPath}`, ['investmentYield']) ?? {
           scenario: 'Investment yield report',
           request: `GET ${yieldPath}`,
-          ...(await httpFigures(`${target.url}${yieldPath}`, person.api)),
+          ...(await httpFigures({ url: `${target.url}${yieldPath}`, api: person.api })),
         },
       ),
     );
@@ -218,18 +265,18 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
   } else if (missingCreate) results.push(finish(missingCreate));
   else {
     const since = new Date();
-    const gateway = await httpFigures(`${target.url}/v1/transactions`, person.api, 'POST', body);
-    const lag = await eventLag(target.databaseUrl, since);
+    const paired = await pairedFigures(
+      { url: `${target.url}/v1/transactions`, api: person.api, method: 'POST', body },
+      { url: `${bare.url}/v1/transactions`, api: person.api, method: 'POST', body },
+      () => eventsDrained(target.databaseUrl, since),
+    );
     results.push(
       finish({
         scenario: 'Create transaction',
         request: 'POST /v1/transactions',
-        ...gateway,
-        lag,
-        baseline: {
-          name: 'bare express + pg insert',
-          ...(await httpFigures(`${bare.url}/v1/transactions`, person.api, 'POST', body)),
-        },
+        ...paired.ours,
+        lag: await eventLag(target.databaseUrl, since),
+        baseline: { name: 'bare express + pg insert', ...paired.baseline },
       }),
     );
   }
@@ -253,12 +300,8 @@ async function unrolledBills(databaseUrl: string, cardId: string, billId: string
   }
 }
 
-/**
- * Commit-to-insights lag of the `transaction.changed` events written since `since`: the insights inbox row's
- * time minus the outbox row's (both PostgreSQL clocks). Waits up to 60 s for the backlog to drain first, so a
- * queue that falls behind shows in the figure.
- */
-async function eventLag(databaseUrl: string, since: Date) {
+/** Waits (up to 60 s) until insights has applied every `transaction.changed` event written since `since`. */
+async function eventsDrained(databaseUrl: string, since: Date): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -270,9 +313,24 @@ async function eventLag(databaseUrl: string, since: Date) {
             and not exists (select 1 from insights.processed_events p where p.event_id = o.id)`,
         [since],
       );
-      if (pending.rows[0].n === 0 || Date.now() > deadline) break;
+      if (pending.rows[0].n === 0 || Date.now() > deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Commit-to-insights lag of the `transaction.changed` events written since `since`: the insights inbox row's
+ * time minus the outbox row's (both PostgreSQL clocks). Waits up to 60 s for the backlog to drain first, so a
+ * queue that falls behind shows in the figure.
+ */
+async function eventLag(databaseUrl: string, since: Date) {
+  await eventsDrained(databaseUrl, since);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
     const { rows } = await client.query(
       `select count(*)::int as events,
               percentile_cont(0.5) within group (order by lag) as p50,
@@ -378,7 +436,9 @@ async function recategorization(stack: TestStack, data: BenchData): Promise<Scen
 
 const began = performance.now();
 log(`Benchmark: ${MODE}.`);
-log(`${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s of warm-up.`);
+log(
+  `${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s of warm-up, in ${ROUNDS} windows alternating with its baseline's.`,
+);
 const loadBefore = machine().load_average;
 log(`Machine: ${machine().cpus} CPUs, Node ${process.version}, load average ${loadBefore.join(' ')}.`);
 const stack = await TestStack.start({ env: { RATE_LIMIT_MAX: '1000000000' } });
@@ -427,6 +487,7 @@ try {
       mode: MODE,
       connections: CONNECTIONS,
       seconds_per_scenario: SECONDS,
+      rounds: ROUNDS,
       warmup_seconds: WARMUP_SECONDS,
       scale: SCALE,
       seed_seconds: seedSeconds,
