@@ -28,11 +28,19 @@ import { peakRss, startTopology, type Topology } from './topology.ts';
  * `finance_test_*`, dropped at the end), seeded with a year of data, driven through the gateway by
  * autocannon in a child process; each scenario beside a baseline measured in the same run.
  */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** A whole number ≥ 1 from the environment, or the run stops at once saying which setting is wrong. */
+function countSetting(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number ≥ 1 (got ${process.env[name]})`);
+  return value;
+}
+
+const SECONDS = countSetting('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = 2;
 /** `BENCH_ROUNDS`: how many alternating windows of ours and its baseline share `SECONDS` (the issue's "interleaved twice"). */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
+const ROUNDS = countSetting('BENCH_ROUNDS', 2);
+const CONNECTIONS = countSetting('BENCH_CONNECTIONS', 4);
 const SCALE: SeedOptions = process.env.BENCH_TRANSACTIONS
   ? {
       ...FULL_SCALE,
