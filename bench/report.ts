@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import type { DriveResult } from './drive.ts';
 
 export interface Figures {
   rps?: number;
@@ -25,6 +26,20 @@ export interface ScenarioResult extends Figures {
   lag?: { events: number; p50: number; p99: number };
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
   ratio?: number;
+}
+
+/** The figures of several windows of one load: their requests over their seconds, mean p50, worst p99. */
+export function combinedWindows(windows: DriveResult[]): Figures {
+  const sum = (of: (w: DriveResult) => number) => windows.reduce((total, w) => total + of(w), 0);
+  const requests = sum((w) => w.requests);
+  return {
+    rps: requests / sum((w) => w.seconds),
+    p50: Math.round((sum((w) => w.p50) / windows.length) * 10) / 10,
+    p99: Math.max(...windows.map((w) => w.p99)),
+    requests,
+    non2xx: sum((w) => w.non2xx),
+    errors: sum((w) => w.errors),
+  };
 }
 
 /** Baseline throughput over ours (req/s), or our time over the baseline's (ms): "× slower" either way. */

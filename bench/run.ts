@@ -18,7 +18,16 @@ import {
   summaryStatementOf,
   timeRolledBack,
 } from './raw-sql.ts';
-import { type Figures, machine, ratioOf, rawRatioOf, type ScenarioResult, table, writeResults } from './report.ts';
+import {
+  combinedWindows,
+  type Figures,
+  machine,
+  ratioOf,
+  rawRatioOf,
+  type ScenarioResult,
+  table,
+  writeResults,
+} from './report.ts';
 import { available, type RouteName } from './routes.ts';
 import { type BenchData, DIVERSOS, FULL_SCALE, type SeedOptions, seedBenchData } from './seed.ts';
 import { peakRss, startTopology, type Topology } from './topology.ts';
@@ -88,25 +97,11 @@ const driveOptions = ({ url, api, method = 'GET', body }: Load) => ({
   connections: CONNECTIONS,
 });
 
-/** The figures of several windows of one load: their requests a second, mean p50, worst p99. */
-function combined(windows: DriveResult[]): Figures {
-  const requests = windows.reduce((sum, w) => sum + w.requests, 0);
-  const seconds = windows.reduce((sum, w) => sum + w.seconds, 0);
-  return {
-    rps: requests / seconds,
-    p50: Math.round((windows.reduce((sum, w) => sum + w.p50, 0) / windows.length) * 10) / 10,
-    p99: Math.max(...windows.map((w) => w.p99)),
-    requests,
-    non2xx: windows.reduce((sum, w) => sum + w.non2xx, 0),
-    errors: windows.reduce((sum, w) => sum + w.errors, 0),
-  };
-}
-
 /** A load with no baseline: warm-up, then `SECONDS`. */
 async function httpFigures(load: Load): Promise<Figures> {
   const options = driveOptions(load);
   await drive({ ...options, seconds: WARMUP_SECONDS });
-  return combined([await drive({ ...options, seconds: SECONDS })]);
+  return combinedWindows([await drive({ ...options, seconds: SECONDS })]);
 }
 
 /**
@@ -128,7 +123,7 @@ async function pairedFigures(
     await settle();
     windows[1].push(await drive({ ...sides[1], seconds: SECONDS / ROUNDS }));
   }
-  return { ours: combined(windows[0]), baseline: combined(windows[1]) };
+  return { ours: combinedWindows(windows[0]), baseline: combinedWindows(windows[1]) };
 }
 
 function finish(result: ScenarioResult): ScenarioResult {
