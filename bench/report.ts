@@ -26,6 +26,8 @@ export interface ScenarioResult extends Figures {
   lag?: { events: number; p50: number; p99: number };
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
   ratio?: number;
+  /** µs of CPU per request of each process of either side (PostgreSQL and Redis included), and their `total`. */
+  cpu?: { ours: Record<string, number>; baseline: Record<string, number> };
 }
 
 /** The figures of several windows of one load: their requests over their seconds, mean p50, worst p99. */
@@ -48,6 +50,17 @@ export function ratioOf(result: ScenarioResult, base: Figures | undefined = resu
   if (base.rps && result.rps) return base.rps / result.rps;
   if (base.ms && result.ms) return result.ms / base.ms;
   return undefined;
+}
+
+/** `CPU µs per request: ours gateway 190 + ledger 270 + … = 785; baseline … = 300 (2.6×)`. */
+export function cpuLine(cpu: NonNullable<ScenarioResult['cpu']>): string {
+  const side = (sample: Record<string, number>) =>
+    `${Object.entries(sample)
+      .filter(([name]) => name !== 'total')
+      .map(([name, us]) => `${name} ${us}`)
+      .join(' + ')} = ${sample.total}`;
+  const ratio = cpu.baseline.total ? ` (${(cpu.ours.total / cpu.baseline.total).toFixed(1)}×)` : '';
+  return `CPU µs per request: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio}`;
 }
 
 /** The same against the raw SQL figure, for the reads that have one. */

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
 import { TestStack } from '../test/support/stack.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
+import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './cpu.ts';
 import type { DriveResult } from './drive.ts';
 import { drive } from './load.ts';
 import {
@@ -20,6 +21,7 @@ import {
 } from './raw-sql.ts';
 import {
   combinedWindows,
+  cpuLine,
   type Figures,
   machine,
   ratioOf,
@@ -74,6 +76,8 @@ interface Target {
   databaseUrl: string;
   /** Runs the recategorization (it changes the data, so only the first pass does). */
   recategorize: boolean;
+  /** The processes each side of a paired scenario runs on, for its CPU per request. */
+  cpu: { ours: CpuProbe; baseline: CpuProbe };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -108,22 +112,38 @@ async function httpFigures(load: Load): Promise<Figures> {
  * Ours and its baseline in alternation: both warmed up, then `ROUNDS` windows of each (`SECONDS` in all per
  * side), ours first in every round, so a slow spell of the machine weighs on both sides of the ratio.
  * `settle` runs before each baseline window (the creates' events drain first: insights must not take the
- * baseline's CPU).
+ * baseline's CPU). Each side's processes are read before and after its windows: the CPU a request costs
+ * each of them, a figure the machine's slow spells move far less than a rate.
  */
 async function pairedFigures(
   ours: Load,
   baseline: Load,
+  probes: Target['cpu'],
   settle: () => Promise<void> = async () => {},
-): Promise<{ ours: Figures; baseline: Figures }> {
+): Promise<{ ours: Figures; baseline: Figures; cpu: { ours: CpuSample; baseline: CpuSample } }> {
   const sides = [driveOptions(ours), driveOptions(baseline)] as const;
   for (const options of sides) await drive({ ...options, seconds: WARMUP_SECONDS });
   const windows: [DriveResult[], DriveResult[]] = [[], []];
+  const used: [CpuSample, CpuSample] = [{}, {}];
+  const measured = async (side: 0 | 1, probe: CpuProbe) => {
+    const before = probe();
+    windows[side].push(await drive({ ...sides[side], seconds: SECONDS / ROUNDS }));
+    addUsage(used[side], before, probe());
+  };
   for (let round = 0; round < ROUNDS; round++) {
-    windows[0].push(await drive({ ...sides[0], seconds: SECONDS / ROUNDS }));
+    await measured(0, probes.ours);
     await settle();
-    windows[1].push(await drive({ ...sides[1], seconds: SECONDS / ROUNDS }));
+    await measured(1, probes.baseline);
   }
-  return { ours: combinedWindows(windows[0]), baseline: combinedWindows(windows[1]) };
+  const figures = [combinedWindows(windows[0]), combinedWindows(windows[1])] as const;
+  return {
+    ours: figures[0],
+    baseline: figures[1],
+    cpu: {
+      ours: perRequest(used[0], figures[0].requests ?? 0),
+      baseline: perRequest(used[1], figures[1].requests ?? 0),
+    },
+  };
 }
 
 function finish(result: ScenarioResult): ScenarioResult {
@@ -140,6 +160,8 @@ function finish(result: ScenarioResult): ScenarioResult {
       (done.ratio === undefined ? '' : `, ${done.ratio.toFixed(1)}× the baseline`) +
       (raw === undefined ? '' : ` (${raw.toFixed(1)}× its raw SQL)`);
     log(`- ${done.scenario}: ${figure}${failures}${ratio}`);
+    // nothing to read where /proc is missing (not Linux)
+    if (done.cpu?.ours.total) log(`  ${cpuLine(done.cpu)}`);
   }
   return done;
 }
@@ -172,12 +194,14 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
     const paired = await pairedFigures(
       { url: `${target.url}${path}`, api: person.api },
       { url: bare.serve(key, statements), api: person.api },
+      target.cpu,
     );
     return {
       scenario,
       request: `GET ${path}`,
       ...paired.ours,
       baseline: { name: 'bare express + pg, same statements', ...paired.baseline },
+      cpu: paired.cpu,
       raw: { name: rawName, ...(await sqlLoad(target.databaseUrl, statements, CONNECTIONS, SECONDS)) },
     };
   };
@@ -271,6 +295,7 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
     const paired = await pairedFigures(
       { url: `${target.url}/v1/transactions`, api: person.api, method: 'POST', body },
       { url: `${bare.url}/v1/transactions`, api: person.api, method: 'POST', body },
+      target.cpu,
       () => eventsDrained(target.databaseUrl, since),
     );
     results.push(
@@ -280,6 +305,7 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
         ...paired.ours,
         lag: await eventLag(target.databaseUrl, since),
         baseline: { name: 'bare express + pg insert', ...paired.baseline },
+        cpu: paired.cpu,
       }),
     );
   }
@@ -380,7 +406,13 @@ async function topologyPass(stack: TestStack, data: BenchData) {
     const rest = topology.rss();
     const restPss = topology.pss();
     log(`RSS at rest (MB): ${JSON.stringify(rest)}; PSS: ${JSON.stringify(restPss)}`);
-    const target: Target = { url: topology.url, databaseUrl: stack.databaseUrl, recategorize: false };
+    const target: Target = {
+      url: topology.url,
+      databaseUrl: stack.databaseUrl,
+      recategorize: false,
+      // the bare server runs in this process; ours in the four services (and the wrapper)
+      cpu: { ours: probeOf(topology.pids), baseline: probeOf(() => ({ 'bare server': process.pid })) },
+    };
     const { result, peak } = await peakRss(topology, () => scenarios(stack, target, retarget(data, topology.url)));
     const afterPss = topology.pss();
     log(`RSS peak under load (MB): ${JSON.stringify(peak)}; PSS after the load: ${JSON.stringify(afterPss)}`);
@@ -460,7 +492,18 @@ try {
   for (const note of data.notes) log(`  ${note}`);
   log('');
   log(`Pass 1: ${MODE}.`);
-  const results = await scenarios(stack, { url: stack.url, databaseUrl: stack.databaseUrl, recategorize: true }, data);
+  // one process holds the whole stack and the bare server: the same probe on both sides
+  const inProcess = probeOf(() => ({ 'bench process': process.pid }));
+  const results = await scenarios(
+    stack,
+    {
+      url: stack.url,
+      databaseUrl: stack.databaseUrl,
+      recategorize: true,
+      cpu: { ours: inProcess, baseline: inProcess },
+    },
+    data,
+  );
   const output = table(results);
   log('');
   log(output);

@@ -14,6 +14,8 @@ export interface Topology {
    * divided among the processes sharing it, so the sum is the group's real memory.
    */
   pss(): Record<string, number>;
+  /** The pids of the wrapper and each service process, by name. */
+  pids(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
     url,
     rss: () => figuresOf(pid, rssMb),
     pss: () => figuresOf(pid, pssMb),
+    pids: () => figuresOf(pid, (of) => of),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
