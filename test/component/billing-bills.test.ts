@@ -681,7 +681,6 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
       const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-04-01`);
       expect(response.status).toBe(200);
       // megabytes cross each hop in pieces, yet arrive as one answer of the stated length, compact as JSON.stringify writes it
-      console.log('HDR', [...response.headers.entries()]);
       expect(response.headers.get('transfer-encoding')).toBeNull();
       expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(JSON.stringify(response.body)));
       return {

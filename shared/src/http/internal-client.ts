@@ -1,9 +1,10 @@
 import { TransactionContext } from '@mikro-orm/postgresql';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { type CallerContext, CONTEXT_HEADER, signContext } from '../context/signed-context.ts';
 import { type HttpMethod, type NoInput, pathOf, type RouteContract } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
 import { injectTraceHeaders } from '../telemetry/tracing.ts';
+import { type Answer, bodyOf, exchange } from './exchange.ts';
 import { derivedIdempotencyKey, IDEMPOTENCY_HEADER } from './idempotency.ts';
 
 /** A call to one contract: its path parameters, query and body typed by the contract's schemas. */
@@ -78,12 +79,18 @@ export class InternalClient {
   readonly baseUrl: string;
   readonly secret: string;
   readonly dispatcher: Dispatcher;
+  /** `baseUrl` as undici's dispatch takes it: scheme, host and port, then the path the calls go under. */
+  private readonly origin: string;
+  private readonly prefix: string;
   calls = 0;
 
   constructor(baseUrl: string, secret: string, dispatcher: Dispatcher = internalAgent) {
     this.baseUrl = baseUrl.replace(/\/$/, '');
     this.secret = secret;
     this.dispatcher = dispatcher;
+    const url = new URL(this.baseUrl);
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/$/, '');
   }
 
   /**
@@ -122,14 +129,18 @@ export class InternalClient {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(options.body);
     }
-    const url = `${this.baseUrl}${path}${buildQueryString(options.query)}`;
-    let response: Dispatcher.ResponseData;
+    let response: Answer;
     try {
-      response = await request(url, { method, headers, body: payload, dispatcher: this.dispatcher });
+      response = await exchange(this.dispatcher, this.origin, {
+        method,
+        path: `${this.prefix}${path}${buildQueryString(options.query)}`,
+        headers,
+        body: payload,
+      });
     } catch {
       throw new AppError(503, 'Serviço interno indisponível');
     }
-    const bytes = Buffer.from(await response.body.arrayBuffer());
+    const bytes = bodyOf(response);
     if (response.statusCode >= 400) {
       const data = bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;
       if (response.statusCode < 500 && data?.message) {

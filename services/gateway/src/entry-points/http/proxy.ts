@@ -1,13 +1,12 @@
-import type { Readable } from 'node:stream';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
 import type { OutageLog } from '@finance/shared/http/dependency-outage';
+import { type Answer, exchange } from '@finance/shared/http/exchange';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@finance/shared/http/idempotency';
 import { internalAgent } from '@finance/shared/http/internal-client';
 import { endWithBytes } from '@finance/shared/http/send-bytes';
 import { injectTraceHeaders } from '@finance/shared/telemetry/tracing';
 import type { Request, Response } from 'express';
-import { request } from 'undici';
 import { keyOf } from './authenticate.ts';
 
 const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPLAYED_HEADER];
@@ -21,7 +20,9 @@ const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPL
  * into one buffer: a bill's megabytes cross the gateway without a copy of their own.
  */
 export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outage?: OutageLog) {
-  const base = baseUrl.replace(/\/$/, '');
+  const base = new URL(baseUrl);
+  const origin = base.origin;
+  const prefix = base.pathname.replace(/\/$/, '');
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = injectTraceHeaders({
       [CONTEXT_HEADER]: signContext(keyOf(res).context, secret),
@@ -33,18 +34,15 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.body);
     }
-    let upstream: Awaited<ReturnType<typeof request>>;
-    const chunks: Buffer[] = [];
+    let upstream: Answer;
     try {
-      upstream = await request(`${base}${req.originalUrl}`, {
+      upstream = await exchange(internalAgent, origin, {
         method: req.method as 'GET',
+        path: `${prefix}${req.originalUrl}`,
         headers,
         body,
-        dispatcher: internalAgent,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        timeoutMs,
       });
-      await chunksOf(upstream.body, chunks);
     } catch (err) {
       outage?.down(err);
       throw new AppError(503, 'Serviço temporariamente indisponível', { headers: { 'retry-after': '5' } });
@@ -55,18 +53,6 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       const value = upstream.headers[name];
       if (typeof value === 'string') res.setHeader(name, value);
     }
-    endWithBytes(res, chunks);
+    endWithBytes(res, upstream.chunks);
   };
-}
-
-/**
- * Collects a body's chunks as the socket delivered them ('data' events; an async iterator's `read()` would
- * join whatever arrived meanwhile into a new buffer: the copy this avoids).
- */
-function chunksOf(body: Readable, into: Buffer[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    body.on('data', (chunk: Buffer) => into.push(chunk));
-    body.once('end', resolve);
-    body.once('error', reject);
-  });
 }
