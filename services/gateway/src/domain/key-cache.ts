@@ -7,7 +7,7 @@ import type { VerifiedKeyRow } from './authenticate-key.ts';
  * never stored after it (the generation check), so a revoked key fails on the very next request.
  */
 export class KeyCache {
-  private readonly rows = new Map<string, { row: VerifiedKeyRow; expiresAt: number }>();
+  private readonly rows = new Map<string, { row: VerifiedKeyRow; expiresAt: number; verified: Buffer | null }>();
   private generation = 0;
   private active = false;
 
@@ -45,6 +45,21 @@ export class KeyCache {
 
   /** The cached row of a token, or undefined (also while disabled). */
   get(token: string): VerifiedKeyRow | undefined {
+    return this.entry(token)?.row;
+  }
+
+  /** The digest of the secret last seen to match the token's cached row (`secretDigest`), if any. */
+  verifiedDigest(token: string): Buffer | undefined {
+    return this.entry(token)?.verified ?? undefined;
+  }
+
+  /** Remembers that a secret matched the token's cached row; forgotten with the row. */
+  rememberVerified(token: string, digest: Buffer): void {
+    const entry = this.entry(token);
+    if (entry) entry.verified = digest;
+  }
+
+  private entry(token: string) {
     if (!this.active) return undefined;
     const entry = this.rows.get(token);
     if (!entry) return undefined;
@@ -52,7 +67,7 @@ export class KeyCache {
       this.rows.delete(token);
       return undefined;
     }
-    return entry.row;
+    return entry;
   }
 
   /** Marks the start of a database lookup; pass the result to `set`. */
@@ -67,6 +82,6 @@ export class KeyCache {
       const oldest = this.rows.keys().next().value;
       if (oldest !== undefined) this.rows.delete(oldest);
     }
-    this.rows.set(token, { row, expiresAt: this.now() + this.ttlMs });
+    this.rows.set(token, { row, expiresAt: this.now() + this.ttlMs, verified: null });
   }
 }

@@ -57,4 +57,21 @@ describe('key cache: trusted only while revocations reach it', () => {
     now = 1000;
     expect(cache.get('b')).toBeUndefined();
   });
+
+  it('when a secret was seen to match, then its digest is kept with the row and forgotten with it', () => {
+    const cache = new KeyCache();
+    cache.enable();
+    const digest = Buffer.from('d1');
+    cache.rememberVerified('t', digest);
+    expect(cache.verifiedDigest('t')).toBeUndefined();
+    cache.set('t', row, cache.begin());
+    expect(cache.verifiedDigest('t')).toBeUndefined();
+    cache.rememberVerified('t', digest);
+    expect(cache.verifiedDigest('t')).toBe(digest);
+    cache.set('t', row, cache.begin());
+    expect(cache.verifiedDigest('t')).toBeUndefined();
+    cache.rememberVerified('t', digest);
+    cache.invalidate();
+    expect(cache.verifiedDigest('t')).toBeUndefined();
+  });
 });
