@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { type CallerContext, CONTEXT_HEADER, verifyContext } from '../context/signed-context.ts';
 import type { AnyRoute, RouteContract, RouteInput, ServiceName } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
+import { servingIdempotentRequest } from './idempotency.ts';
 import { verifyJsonDepth } from './json-depth.ts';
 import { endWithBytes } from './send-bytes.ts';
 import { validateRequest } from './validate.ts';
@@ -76,7 +77,10 @@ export function mountRoute<P extends object, Q extends object, B>(
     }
     const result = await handler(input, callerOf(res), req);
     if (result instanceof Reply) res.status(result.status).json(result.body);
-    else if (result instanceof JsonBytes) {
+    else if (result instanceof JsonBytes && servingIdempotentRequest()) {
+      // the key's record keeps the answer `res.json` gives it (idempotentWrites)
+      res.status(status).json(JSON.parse(Buffer.concat(result.pieces).toString('utf8')));
+    } else if (result instanceof JsonBytes) {
       // what res.json does after JSON.stringify: the same headers and bytes
       if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
       endWithBytes(res.status(status), result.pieces);

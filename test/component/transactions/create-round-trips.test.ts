@@ -179,4 +179,34 @@ describe('transactions: a plain create is one statement with its event', () => {
     expect(responses.map((r) => r.status)).toEqual(Array(30).fill(201));
     for (const response of responses) expect(await outboxOf(response.body.id)).toHaveLength(1);
   });
+
+  it('when entries of every shape are created, then each answer is the record GET shows, keys in the same order', async () => {
+    const card = await tenant.api.post('/v1/credit-cards', {
+      name: 'Cartão',
+      account_id: accountId,
+      closing_date: 10,
+      expiring_date: 17,
+    });
+    const category = await tenant.api.post('/v1/categories', { name: 'Mercado' });
+    const shapes: Array<Record<string, unknown>> = [
+      // one statement (PostgreSQL writes the record), then a transaction (references to check), then series
+      { ...body(), title: 'Aspas " e \\ barra, acentuação, emoji 🧾', description: 'linha\nnova', paid: true },
+      { ...body(), category_id: category.body.id },
+      { ...body(), type: 'PARCELLED', installments: 3, is_full_amount: true, amount: 1000 },
+      { ...body(), type: 'RECURRENT', frequency: 'WEEKLY' },
+      { amount: 2500, date: '2026-03-12', is_expense: true, title: 'No cartão', credit_card_id: card.body.id },
+    ];
+    for (const [index, shape] of shapes.entries()) {
+      for (const headers of [{}, { 'idempotency-key': `shape-${index}-${Date.now()}` }]) {
+        const created = await tenant.api.request('POST', '/v1/transactions', { body: shape, headers });
+        expect(created.status).toBe(201);
+        const shown = await tenant.api.get(`/v1/transactions/${created.body.id}`);
+        expect(JSON.stringify(created.body)).toBe(JSON.stringify(shown.body));
+        if ('idempotency-key' in headers) {
+          const replayed = await tenant.api.request('POST', '/v1/transactions', { body: shape, headers });
+          expect(JSON.stringify(replayed.body)).toBe(JSON.stringify(created.body));
+        }
+      }
+    }
+  });
 });

@@ -84,9 +84,9 @@ function insertWithEventSql(scopeSql: string, withAccount: boolean): string {
     const account = withAccount
       ? `account as (select id from accounts where id = ? and deleted_at is null and ${scopeSql} for key share), `
       : '';
-    sql = `with ${account}inserted as (${insertSql(SELECT_COLUMNS, withAccount ? 'exists (select 1 from account)' : '')}),
+    sql = `with ${account}inserted as (${insertSql('t.*', withAccount ? 'exists (select 1 from account)' : '')}),
      event as (insert into outbox_events (id, type, payload) select ?, ?, ?::jsonb where exists (select 1 from inserted))
-     select * from inserted`;
+     select ${VIEW_JSON.select} as view from inserted t ${VIEW_JSON.from} where t.id = ?`;
     insertWithEventTexts.set(key, sql);
   }
   return sql;
@@ -95,8 +95,9 @@ function insertWithEventSql(scopeSql: string, withAccount: boolean): string {
 /**
  * A create in one statement (one round trip, no unit of work): the holding account is checked the way
  * `visibleAccountIds` does (live, the caller's, KEY SHARE against a concurrent deletion), the rows are inserted
- * only if it passed, and their outbox event only if rows were inserted. No rows back: the account is not the
- * caller's and nothing was written.
+ * only if it passed, and their outbox event only if rows were inserted. Answers the API record of the first row
+ * as PostgreSQL writes it (`VIEW_JSON`: one column back instead of the row's 51, none parsed), or null: the
+ * account is not the caller's and nothing was written.
  */
 export async function insertWithEvent(
   em: EntityManager,
@@ -104,17 +105,18 @@ export async function insertWithEvent(
   rows: NewTransaction[],
   accountId: string | null,
   event: OutboxInsert,
-): Promise<TransactionRow[]> {
-  if (rows.length === 0) return [];
+): Promise<string | null> {
+  if (rows.length === 0) return null;
   const scope = contextSql(ctx);
-  const inserted = await runPrepared<RawRow>(em, insertWithEventSql(scope.sql, accountId !== null), [
+  const [first] = await runPrepared<{ view: string }>(em, insertWithEventSql(scope.sql, accountId !== null), [
     ...(accountId !== null ? [accountId, ...scope.params] : []),
     JSON.stringify(rows),
     event.id,
     event.type,
     JSON.stringify(event.payload),
+    rows[0].id,
   ]);
-  return inserted.map(toRow);
+  return first?.view ?? null;
 }
 
 export async function insertTags(em: EntityManager, transactionIds: string[], tagIds: string[]): Promise<void> {

@@ -6,13 +6,13 @@ import type { CreateTransactionBody } from '@finance/shared/contracts/ledger/tra
 import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
+import { JsonBytes } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
 import {
   insertTags,
   insertWithEvent,
   type NewTransaction,
-  type TransactionRow,
   visibleAccountIds,
 } from '../../data-access/transaction-repository.ts';
 import {
@@ -28,7 +28,6 @@ import { splitInstallments } from '../split-installments.ts';
 import { blankTransaction, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
 import { transactionChangesEvent } from './record-changes.ts';
 import { assertBusinessAllowed, descriptionOf, entryDateOf } from './transaction-input.ts';
-import { transactionView } from './transaction-view.ts';
 
 /** Checks the body's rules before anything is read or written. */
 function validate(ctx: CallerContext, input: CreateTransactionBody): void {
@@ -116,7 +115,8 @@ export async function createTransaction(
     const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built, seen) : built;
     return insertCreated(em, ctx, input, rows, seen);
   });
-  return transactionView(created);
+  // the first member's record as PostgreSQL wrote it, sent as it came
+  return new JsonBytes(Buffer.from(created));
 }
 
 async function insertCreated(
@@ -148,8 +148,8 @@ async function insertCreated(
     if (subcategoryParent) for (const row of rows) row.category_id = subcategoryParent;
     // account check, rows and their event in one statement
     const event = transactionChangesEvent(ctx, 'created', rows);
-    const inserted = await insertWithEvent(tx, ctx, rows, input.account_id ?? null, event);
-    if (inserted.length === 0) throw notFound('Conta não encontrada (account_id)');
+    const view = await insertWithEvent(tx, ctx, rows, input.account_id ?? null, event);
+    if (view === null) throw notFound('Conta não encontrada (account_id)');
     await insertTags(
       tx,
       rows.map((row) => row.id),
@@ -158,7 +158,7 @@ async function insertCreated(
     if (first.type === 'RECURRENT') {
       await insertRecurrenceSeries(tx, first.id, first.date, first.frequency, rows.length);
     }
-    return inserted.find((row) => row.id === first.id) as TransactionRow;
+    return view;
   };
   // a create that is that one statement needs no transaction around it (one round trip instead of three);
   // a card's calendar versions are re-checked inside a transaction, and under an Idempotency-Key the key's
