@@ -197,13 +197,15 @@ describe('transactions: a plain create is one statement with its event', () => {
       { amount: 2500, date: '2026-03-12', is_expense: true, title: 'No cartão', credit_card_id: card.body.id },
     ];
     for (const [index, shape] of shapes.entries()) {
-      for (const headers of [{}, { 'idempotency-key': `shape-${index}-${Date.now()}` }]) {
+      const keyed: Record<string, string> = { 'idempotency-key': `shape-${index}-${Date.now()}` };
+      for (const headers of [{}, keyed]) {
         const created = await tenant.api.request('POST', '/v1/transactions', { body: shape, headers });
         expect(created.status).toBe(201);
         const shown = await tenant.api.get(`/v1/transactions/${created.body.id}`);
         expect(JSON.stringify(created.body)).toBe(JSON.stringify(shown.body));
         if ('idempotency-key' in headers) {
           const replayed = await tenant.api.request('POST', '/v1/transactions', { body: shape, headers });
+          expect(replayed.headers.get('idempotent-replayed')).toBe('true');
           expect(JSON.stringify(replayed.body)).toBe(JSON.stringify(created.body));
         }
       }
