@@ -2,7 +2,7 @@ import { runPrepared } from '@finance/shared/db/sql';
 import { type DomainEvent, EVENT_BATCH_JOB, QUEUES } from '@finance/shared/queue/catalogue';
 import { type Tenant, TestStack } from '../../support/stack.ts';
 import { waitFor } from '../../support/wait-for.ts';
-import { newAccount } from './fixtures.ts';
+import { newAccount, newCard } from './fixtures.ts';
 
 describe('transactions: a plain create is one statement with its event', () => {
   let stack: TestStack;
@@ -181,12 +181,7 @@ describe('transactions: a plain create is one statement with its event', () => {
   });
 
   it('when entries of every shape are created, then each answer is the record GET shows, keys in the same order', async () => {
-    const card = await tenant.api.post('/v1/credit-cards', {
-      name: 'Cartão',
-      account_id: accountId,
-      closing_date: 10,
-      expiring_date: 17,
-    });
+    const card = await newCard(tenant.api, accountId);
     const category = await tenant.api.post('/v1/categories', { name: 'Mercado' });
     const shapes: Array<Record<string, unknown>> = [
       // one statement (PostgreSQL writes the record), then a transaction (references to check), then series
@@ -194,7 +189,7 @@ describe('transactions: a plain create is one statement with its event', () => {
       { ...body(), category_id: category.body.id },
       { ...body(), type: 'PARCELLED', installments: 3, is_full_amount: true, amount: 1000 },
       { ...body(), type: 'RECURRENT', frequency: 'WEEKLY' },
-      { amount: 2500, date: '2026-03-12', is_expense: true, title: 'No cartão', credit_card_id: card.body.id },
+      { amount: 2500, date: '2026-03-12', is_expense: true, title: 'No cartão', credit_card_id: card },
     ];
     for (const [index, shape] of shapes.entries()) {
       const keyed: Record<string, string> = { 'idempotency-key': `shape-${index}-${Date.now()}` };

@@ -8,6 +8,18 @@ export async function newAccount(api: ApiClient, balance = 0, name = 'Conta corr
   return response.body.id;
 }
 
+/** Creates a card on `accountId` through the API (closing on the 10th, due on the 17th) and returns its id. */
+export async function newCard(api: ApiClient, accountId: string): Promise<string> {
+  const response = await api.post('/v1/credit-cards', {
+    name: 'Cartão',
+    account_id: accountId,
+    closing_date: 10,
+    expiring_date: 17,
+  });
+  if (response.status !== 201) throw new Error(`card not created: ${JSON.stringify(response.body)}`);
+  return response.body.id;
+}
+
 /** Creates an account expense through the API with plain defaults overridden by `body`; throws unless 201. */
 export async function createTransaction(api: ApiClient, accountId: string, body: Record<string, unknown> = {}) {
   const response = await api.post('/v1/transactions', {

@@ -1,6 +1,6 @@
 import { todayUtc } from '@finance/shared/calendar';
 import { type Tenant, TestStack } from '../../support/stack.ts';
-import { createTransaction, newAccount, TRANSACTION_FIELDS } from './fixtures.ts';
+import { createTransaction, newAccount, newCard, TRANSACTION_FIELDS } from './fixtures.ts';
 
 describe('transactions: duplicate, installments, transfers, settle, balances and account deletion', () => {
   let stack: TestStack;
@@ -50,25 +50,20 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
   it('when a card purchase or a bill payment is duplicated, then the card copy is paid at its date and the account copy is in no bill', async () => {
     const user = await stack.tenant();
     const account = await newAccount(user.api);
-    const card = await user.api.post('/v1/credit-cards', {
-      name: 'Cartão',
-      account_id: account,
-      closing_date: 10,
-      expiring_date: 17,
-    });
+    const card = await newCard(user.api, account);
     const bought = await user.api.post('/v1/transactions', {
       amount: 900,
       date: '2026-03-05',
       is_expense: true,
       title: 'Compra',
-      credit_card_id: card.body.id,
+      credit_card_id: card,
     });
     const copy = await user.api.post(`/v1/transactions/${bought.body.id}/duplicate`);
     expect(copy.status).toBe(201);
     expect(copy.body).toMatchObject({
       paid: true,
       paid_at: '2026-03-05T00:00:00.000Z',
-      credit_card_id: card.body.id,
+      credit_card_id: card,
       bill_id: bought.body.bill_id,
       billed_at: bought.body.billed_at,
     });
@@ -77,7 +72,7 @@ describe('transactions: duplicate, installments, transfers, settle, balances and
     const payCopy = await user.api.post(`/v1/transactions/${pay.body.payment.id}/duplicate`);
     expect(payCopy.status).toBe(201);
     expect(payCopy.body).toMatchObject({ account_id: account, bill_id: null, billed_at: null, is_bill_payment: false });
-    const bill = await user.api.get(`/v2/bills/show-by-card/${card.body.id}?date=2026-03-01`);
+    const bill = await user.api.get(`/v2/bills/show-by-card/${card}?date=2026-03-01`);
     expect(bill.body.bill).toMatchObject({ value: 1800, paid: 1800, balance: 0, status: 'PAID' });
   });
 
