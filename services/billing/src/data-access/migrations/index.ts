@@ -1,7 +1,12 @@
 import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
-import { AddOutboxClaim, AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
+import {
+  AddOutboxClaim,
+  AddOutboxJobQueue,
+  CreateOutboxTable,
+  OutboxRoomForClaims,
+} from '@finance/shared/queue/outbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
 import { AddBillCarriedTo } from './0002-bill-carried-to.ts';
 import { AddBillEvents } from './0003-bill-events.ts';
@@ -19,4 +24,5 @@ export const billingMigrations: MigrationList = [
   { name: '0003-outbox-job-queue', class: AddOutboxJobQueue },
   { name: '0003-bill-events', class: AddBillEvents },
   { name: '0004-outbox-claim', class: AddOutboxClaim },
+  { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
 ];

@@ -1,7 +1,12 @@
 import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
-import { AddOutboxClaim, AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
+import {
+  AddOutboxClaim,
+  AddOutboxJobQueue,
+  CreateOutboxTable,
+  OutboxRoomForClaims,
+} from '@finance/shared/queue/outbox';
 import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notifications.ts';
 import { CreateInvestments } from './0002-create-investments.ts';
 import { CreateContextTimeZones } from './0003-context-time-zones.ts';
@@ -17,4 +22,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0003-create-webhooks', class: CreateWebhooks },
   { name: '0003-context-time-zones', class: CreateContextTimeZones },
   { name: '0004-outbox-claim', class: AddOutboxClaim },
+  { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
 ];

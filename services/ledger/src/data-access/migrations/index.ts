@@ -1,6 +1,11 @@
 import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
-import { AddOutboxClaim, AddOutboxJobQueue, CreateOutboxTable } from '@finance/shared/queue/outbox';
+import {
+  AddOutboxClaim,
+  AddOutboxJobQueue,
+  CreateOutboxTable,
+  OutboxRoomForClaims,
+} from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
 import { CreateTransactions } from './0002-create-transactions.ts';
 import { CreateCategoriesTags } from './0003-create-categories-tags.ts';
@@ -41,4 +46,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0013-taxes-default-deducoes', class: TaxesDefaultToDeducoes },
   { name: '0014-context-time-zone', class: AddContextTimeZone },
   { name: '0016-outbox-claim', class: AddOutboxClaim },
+  { name: '0017-outbox-fillfactor', class: OutboxRoomForClaims },
 ];
