@@ -1,7 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { postgresAnswers } from '@finance/shared/testing/servers';
 import { waitFor } from './wait-for.ts';
 
@@ -76,10 +77,15 @@ export class DisposablePostgres {
     await waitFor(() => postgresAnswers(this.url), 15_000, 50);
   }
 
-  /** Immediate stop: every connection drops, as in a crash or a failover. */
+  /**
+   * Immediate stop: every connection drops, as in a crash or a failover. Not a blocking call: the services this
+   * process hosts handle their connections' closures as they come, as separate processes would, instead of all at
+   * once behind the test's next request.
+   */
   async stop(): Promise<void> {
     if (!this.running()) return;
-    this.run('pg_ctl', ['-D', this.data, '-m', 'immediate', '-w', 'stop']);
+    const [file, argv] = this.command('pg_ctl', ['-D', this.data, '-m', 'immediate', '-w', 'stop']);
+    await promisify(execFile)(file, argv);
   }
 
   /** Stops the server if it runs and removes its files. */
