@@ -18,6 +18,12 @@ export interface ExchangeOptions {
   timeoutMs?: number;
 }
 
+/** A service's base URL as `exchange` takes it: scheme, host and port, then the path its calls go under. */
+export function endpointOf(baseUrl: string): { origin: string; prefix: string } {
+  const url = new URL(baseUrl);
+  return { origin: url.origin, prefix: url.pathname.replace(/\/$/, '') };
+}
+
 /**
  * One request to `origin` over `dispatcher` (a keep-alive pool), its answer collected whole. undici's `dispatch`
  * with a handler, not `request`: `request` wraps every answer in a body stream and a response object, ≈12 µs of

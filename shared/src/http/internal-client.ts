@@ -4,7 +4,7 @@ import { type CallerContext, CONTEXT_HEADER, signContext } from '../context/sign
 import { type HttpMethod, type NoInput, pathOf, type RouteContract } from '../contracts/route.ts';
 import { AppError } from '../errors/app-error.ts';
 import { injectTraceHeaders } from '../telemetry/tracing.ts';
-import { type Answer, bodyOf, exchange } from './exchange.ts';
+import { type Answer, bodyOf, endpointOf, exchange } from './exchange.ts';
 import { derivedIdempotencyKey, IDEMPOTENCY_HEADER } from './idempotency.ts';
 
 /** A call to one contract: its path parameters, query and body typed by the contract's schemas. */
@@ -79,18 +79,14 @@ export class InternalClient {
   readonly baseUrl: string;
   readonly secret: string;
   readonly dispatcher: Dispatcher;
-  /** `baseUrl` as undici's dispatch takes it: scheme, host and port, then the path the calls go under. */
-  private readonly origin: string;
-  private readonly prefix: string;
+  private readonly endpoint: { origin: string; prefix: string };
   calls = 0;
 
   constructor(baseUrl: string, secret: string, dispatcher: Dispatcher = internalAgent) {
     this.baseUrl = baseUrl.replace(/\/$/, '');
     this.secret = secret;
     this.dispatcher = dispatcher;
-    const url = new URL(this.baseUrl);
-    this.origin = url.origin;
-    this.prefix = url.pathname.replace(/\/$/, '');
+    this.endpoint = endpointOf(this.baseUrl);
   }
 
   /**
@@ -131,9 +127,9 @@ export class InternalClient {
     }
     let response: Answer;
     try {
-      response = await exchange(this.dispatcher, this.origin, {
+      response = await exchange(this.dispatcher, this.endpoint.origin, {
         method,
-        path: `${this.prefix}${path}${buildQueryString(options.query)}`,
+        path: `${this.endpoint.prefix}${path}${buildQueryString(options.query)}`,
         headers,
         body: payload,
       });

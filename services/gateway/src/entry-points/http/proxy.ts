@@ -1,7 +1,7 @@
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
 import type { OutageLog } from '@finance/shared/http/dependency-outage';
-import { type Answer, exchange } from '@finance/shared/http/exchange';
+import { type Answer, endpointOf, exchange } from '@finance/shared/http/exchange';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '@finance/shared/http/idempotency';
 import { internalAgent } from '@finance/shared/http/internal-client';
 import { endWithBytes } from '@finance/shared/http/send-bytes';
@@ -20,9 +20,7 @@ const PASSED_RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', REPL
  * into one buffer: a bill's megabytes cross the gateway without a copy of their own.
  */
 export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outage?: OutageLog) {
-  const base = new URL(baseUrl);
-  const origin = base.origin;
-  const prefix = base.pathname.replace(/\/$/, '');
+  const { origin, prefix } = endpointOf(baseUrl);
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = injectTraceHeaders({
       [CONTEXT_HEADER]: signContext(keyOf(res).context, secret),
