@@ -65,6 +65,18 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
     expect(tables).toEqual(['billing', 'insights', 'ledger'].map((schema) => ({ schema, options: ['fillfactor=70'] })));
   });
 
+  it("when events are written, then every service's outbox keeps each payload as its text (json), compressed with lz4", async () => {
+    const columns = await stack.sql<{ schema: string; type: string; compression: string }>(
+      `select n.nspname as schema, format_type(a.atttypid, a.atttypmod) as type, a.attcompression as compression
+         from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+        where c.relname = 'outbox_events' and a.attname = 'payload' and n.nspname in ('ledger', 'billing', 'insights')
+        order by 1`,
+    );
+    expect(columns).toEqual(
+      ['billing', 'insights', 'ledger'].map((schema) => ({ schema, type: 'json', compression: 'l' })),
+    );
+  });
+
   it('when Redis is down, then the account is still created and its event is delivered once Redis is back', async () => {
     const tenant = await stack.tenant();
     await redis.stop();

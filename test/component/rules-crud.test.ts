@@ -198,7 +198,7 @@ describe('categorization rules through the gateway', () => {
     expect((await other.api.get(`/v1/jobs/${response.body.job_id}`)).status).toBe(404);
     const events = await stack.sql<{ payload: { data: { transactions: Array<{ id: string; category_id: string }> } } }>(
       `select payload from ledger.outbox_events where type = 'transaction.changed'
-       and payload->'data'->>'change' = 'updated' and payload->'data'->'transactions' @> $1::jsonb
+       and payload->'data'->>'change' = 'updated' and payload::jsonb->'data'->'transactions' @> $1::jsonb
        order by created_at, id`,
       [JSON.stringify([{ id: matching[0] }])],
     );

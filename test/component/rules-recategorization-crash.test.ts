@@ -180,7 +180,7 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
     // every changed row went out in exactly one batch event, none twice across the crash
     const [events] = await stack.sql<{ items: string; distinct_ids: string }>(
       `select count(*) as items, count(distinct item->>'id') as distinct_ids
-       from ledger.outbox_events e, jsonb_array_elements(e.payload->'data'->'transactions') item
+       from ledger.outbox_events e, json_array_elements(e.payload->'data'->'transactions') item
        where e.type = 'transaction.changed' and e.payload->'data'->>'change' = 'updated'
          and e.payload->'context'->>'user_id' = $1 and item->>'category_id' = $2`,
       [tenant.userId, MORADIA],

@@ -26,7 +26,7 @@ describe('transactions: a plain create is one statement with its event', () => {
   const body = () => ({ amount: 4590, date: '2026-03-10', is_expense: true, title: 'Café', account_id: accountId });
   const outboxOf = (id: string) =>
     stack.sql<{ id: string }>(
-      `select id from ledger.outbox_events where payload->'data'->'transactions' @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
+      `select id from ledger.outbox_events where payload::jsonb->'data'->'transactions' @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
       [id],
     );
 
@@ -129,7 +129,7 @@ describe('transactions: a plain create is one statement with its event', () => {
     expect(response.status).toBe(201);
     const [event] = await waitFor(async () => {
       const rows = await stack.sql<{ id: string; payload: unknown }>(
-        `select id, payload from ledger.outbox_events where payload->'data'->'transactions' @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
+        `select id, payload from ledger.outbox_events where payload::jsonb->'data'->'transactions' @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
         [response.body.id],
       );
       return rows.length ? rows : undefined;

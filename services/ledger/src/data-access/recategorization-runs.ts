@@ -1,7 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { changedColumns, changedItemSql } from './changed-rows-sql.ts';
+import { aroundItems, changedColumns, changedItemSql } from './changed-rows-sql.ts';
 import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
 import type { OutboxInsert } from './transaction-repository.ts';
 
@@ -78,7 +78,7 @@ export interface BatchResult {
 /**
  * The next batch after the cursor, in id order; only rows not already in the rule's category change. The same
  * statement writes `event` (an empty `data.transactions`) with the changed rows as its items, when any
- * changed: the rows never come to Node.
+ * changed: the rows never come to Node, and the items' JSON is spliced into the event's text.
  */
 export async function applyRecategorizationBatch(
   em: EntityManager,
@@ -88,6 +88,7 @@ export async function applyRecategorizationBatch(
 ): Promise<BatchResult> {
   const match = matchSql(contextOfRow(run), run);
   const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
+  const payload = aroundItems(event.payload);
   const [result] = await runSql<BatchResult>(
     em,
     `with batch as (
@@ -98,7 +99,7 @@ export async function applyRecategorizationBatch(
        returning ${changedColumns()}
      ), event as (
        insert into outbox_events (id, type, payload)
-       select ?, ?, jsonb_set(?::jsonb, '{data,transactions}', jsonb_agg(${changedItemSql('c')}))
+       select ?, ?, (?::text || json_agg(${changedItemSql('c')})::text || ?::text)::json
        from changed c having count(*) > 0
      )
      select (select count(*) from batch)::int as scanned,
@@ -114,7 +115,8 @@ export async function applyRecategorizationBatch(
       run.subcategory_id,
       event.id,
       event.type,
-      JSON.stringify(event.payload),
+      payload.head,
+      payload.tail,
     ],
   );
   return result;

@@ -85,7 +85,7 @@ function insertWithEventSql(scopeSql: string, withAccount: boolean): string {
       ? `account as (select id from accounts where id = ? and deleted_at is null and ${scopeSql} for key share), `
       : '';
     sql = `with ${account}inserted as (${insertSql('t.*', withAccount ? 'exists (select 1 from account)' : '')}),
-     event as (insert into outbox_events (id, type, payload) select ?, ?, ?::jsonb where exists (select 1 from inserted))
+     event as (insert into outbox_events (id, type, payload) select ?, ?, ?::json where exists (select 1 from inserted))
      select ${VIEW_JSON.select} as view from inserted t ${VIEW_JSON.from} where t.id = ?`;
     insertWithEventTexts.set(key, sql);
   }

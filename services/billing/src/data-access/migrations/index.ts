@@ -5,6 +5,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxPayloadAsText,
   OutboxRoomForClaims,
 } from '@finance/shared/queue/outbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
@@ -25,4 +26,5 @@ export const billingMigrations: MigrationList = [
   { name: '0003-bill-events', class: AddBillEvents },
   { name: '0004-outbox-claim', class: AddOutboxClaim },
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
+  { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
 ];

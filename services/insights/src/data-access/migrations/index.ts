@@ -5,6 +5,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxPayloadAsText,
   OutboxRoomForClaims,
 } from '@finance/shared/queue/outbox';
 import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notifications.ts';
@@ -23,4 +24,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0003-context-time-zones', class: CreateContextTimeZones },
   { name: '0004-outbox-claim', class: AddOutboxClaim },
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
+  { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
 ];

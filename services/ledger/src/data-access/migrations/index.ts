@@ -4,6 +4,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxPayloadAsText,
   OutboxRoomForClaims,
 } from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
@@ -47,4 +48,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0014-context-time-zone', class: AddContextTimeZone },
   { name: '0016-outbox-claim', class: AddOutboxClaim },
   { name: '0017-outbox-fillfactor', class: OutboxRoomForClaims },
+  { name: '0018-outbox-payload-json', class: OutboxPayloadAsText },
 ];
