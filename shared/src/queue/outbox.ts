@@ -78,8 +78,8 @@ export class OutboxRoomForClaims extends Migration {
 /**
  * The payload is kept as the text it was written (`json`), compressed with lz4 where the server has it: no row
  * reads it in SQL, and building `jsonb` (binary, keys sorted) then turning it back into text for the relay cost a
- * rule's batch of 5,000 items 32–35 ms against 11–16 (docs/performance.md). The type change rewrites the table
- * under an exclusive lock: its size is the outbox's retention (7 days of events).
+ * rule's batch of 5,000 items 32–35 ms against 12–17 as `json` (docs/performance.md). The type change rewrites
+ * the table under an exclusive lock: its size is the outbox's retention (7 days of events).
  */
 export class OutboxPayloadAsText extends Migration {
   override async up(): Promise<void> {
