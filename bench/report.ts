@@ -20,6 +20,11 @@ export interface ScenarioResult extends Figures {
   skipped?: string;
   /** The floor as the issue measured it: bare express + pg doing the same database work. */
   baseline?: Figures & { name: string };
+  /**
+   * The production topology's own floor: the baseline behind as many bare relays (express + undici, own
+   * processes) as the request crosses hops in `npm start`. Measured on that pass only.
+   */
+  bareTopology?: Figures & { name: string };
   /** A read's statements run by pg clients in the bench's process, no HTTP at all: a stricter floor. */
   raw?: Figures & { name: string };
   /** Commit-to-insights lag of the events the load wrote (create transaction). */
@@ -27,7 +32,7 @@ export interface ScenarioResult extends Figures {
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
   ratio?: number;
   /** µs of CPU per request of each process of either side (PostgreSQL and Redis included), and their `total`. */
-  cpu?: { ours: Record<string, number>; baseline: Record<string, number> };
+  cpu?: { ours: Record<string, number>; baseline: Record<string, number>; bareTopology?: Record<string, number> };
 }
 
 /** The figures of several windows of one load: their requests over their seconds, mean p50, worst p99. */
@@ -59,8 +64,10 @@ export function cpuLine(cpu: NonNullable<ScenarioResult['cpu']>): string {
       .filter(([name]) => name !== 'total')
       .map(([name, us]) => `${name} ${us}`)
       .join(' + ')} = ${sample.total}`;
-  const ratio = cpu.baseline.total ? ` (${(cpu.ours.total / cpu.baseline.total).toFixed(1)}×)` : '';
-  return `CPU µs per request: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio}`;
+  const ratio = (base: Record<string, number> | undefined) =>
+    base?.total ? ` (${(cpu.ours.total / base.total).toFixed(1)}×)` : '';
+  const topology = cpu.bareTopology?.total ? `; bare topology ${side(cpu.bareTopology)}${ratio(cpu.bareTopology)}` : '';
+  return `CPU µs per request: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio(cpu.baseline)}${topology}`;
 }
 
 /** The same against the raw SQL figure, for the reads that have one. */
@@ -71,32 +78,41 @@ const num = (value: number | undefined, digits = 0) =>
     ? '—'
     : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function baselineCell(base: ScenarioResult['baseline'] | ScenarioResult['raw']): string {
+function baselineCell(base: (Figures & { name: string }) | undefined): string {
   if (!base) return '—';
   if (base.rps !== undefined) return `${num(base.rps)} req/s (${base.name})`;
   return `${num(base.ms)} ms (${base.name})`;
 }
 
-/** The table as Markdown, so it can go into the README as printed. */
+/** Our throughput against the bare topology's (or our time against its), "× slower" as `ratio`. */
+export const topologyRatioOf = (result: ScenarioResult) =>
+  result.bareTopology ? ratioOf(result, result.bareTopology) : undefined;
+
+/** The table as Markdown, so it can go into the README as printed; the bare topology's columns when measured. */
 export function table(results: ScenarioResult[]): string {
+  const hops = results.some((r) => r.bareTopology);
   const lines = [
-    '| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio | p99 ratio | Raw SQL, no HTTP | Ratio |',
-    '|---|---:|---:|---:|---|---:|---:|---|---:|',
+    `| Scenario | Requests/s | p50 ms | p99 ms | Baseline | Ratio | p99 ratio | Raw SQL, no HTTP | Ratio |${hops ? ' Bare topology | Ratio | p99 ratio |' : ''}`,
+    `|---|---:|---:|---:|---|---:|---:|---|---:|${hops ? '---|---:|---:|' : ''}`,
   ];
   for (const r of results) {
     if (r.skipped) {
-      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | | | | |`);
+      lines.push(`| ${r.scenario} | not available: ${r.skipped} | | | | | | | |${hops ? ' | | |' : ''}`);
       continue;
     }
     const throughput = r.rps !== undefined ? num(r.rps) : `${num(r.ms)} ms total`;
     const times = (value: number | undefined) => (value === undefined ? '—' : `${num(value, 1)}×`);
     const ratio = times(r.ratio);
-    const p99 = r.p99 !== undefined && r.baseline?.p99 ? `${num(r.p99 / r.baseline.p99, 1)}×` : '—';
+    const p99Ratio = (base: Figures | undefined) =>
+      r.p99 !== undefined && base?.p99 ? `${num(r.p99 / base.p99, 1)}×` : '—';
+    const topology = hops
+      ? ` ${baselineCell(r.bareTopology)} | ${times(topologyRatioOf(r))} | ${p99Ratio(r.bareTopology)} |`
+      : '';
     const lag = r.lag
       ? ` (event lag to insights p50 ${r.lag.p50} ms, p99 ${r.lag.p99} ms, ${r.lag.events} events)`
       : '';
     lines.push(
-      `| ${r.scenario}${lag} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} | ${p99} | ${r.raw ? baselineCell(r.raw) : '—'} | ${times(rawRatioOf(r))} |`,
+      `| ${r.scenario}${lag} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} | ${p99Ratio(r.baseline)} | ${r.raw ? baselineCell(r.raw) : '—'} | ${times(rawRatioOf(r))} |${topology}`,
     );
   }
   return lines.join('\n');

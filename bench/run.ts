@@ -4,6 +4,7 @@ import { dropDatabase } from '@finance/shared/testing/servers';
 import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
 import { TestStack } from '../test/support/stack.ts';
+import { type BareHops, startBareHops } from './bare-hops.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
 import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './cpu.ts';
 import type { DriveResult } from './drive.ts';
@@ -28,6 +29,7 @@ import {
   rawRatioOf,
   type ScenarioResult,
   table,
+  topologyRatioOf,
   writeResults,
 } from './report.ts';
 import { available, type RouteName } from './routes.ts';
@@ -70,6 +72,10 @@ const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
 
+/** The bare topology's name in the table: the bare server behind the hops our request crosses. */
+const hopsName = (hops: 1 | 2) =>
+  hops === 1 ? 'bare server behind one bare relay' : 'bare server behind two chained bare relays';
+
 /** Where a pass sends its load: the gateway's URL and the database its baselines query. */
 interface Target {
   url: string;
@@ -78,6 +84,8 @@ interface Target {
   recategorize: boolean;
   /** The processes each side of a paired scenario runs on, for its CPU per request. */
   cpu: { ours: CpuProbe; baseline: CpuProbe };
+  /** Measures the bare server behind bare relays too (the production topology's pass). */
+  bareHops: boolean;
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -108,41 +116,74 @@ async function httpFigures(load: Load): Promise<Figures> {
   return combinedWindows([await drive({ ...options, seconds: SECONDS })]);
 }
 
+/** One side of an alternated measurement: the load it drives and the processes it runs on. */
+interface Side {
+  load: Load;
+  probe: CpuProbe;
+}
+
 /**
- * Ours and its baseline in alternation: both warmed up, then `ROUNDS` windows of each (`SECONDS` in all per
- * side), ours first in every round, so a slow spell of the machine weighs on both sides of the ratio.
+ * Ours and its baselines in alternation: all warmed up, then `ROUNDS` windows of each (`SECONDS` in all per
+ * side), ours first in every round, so a slow spell of the machine weighs on every side of a ratio.
  * `settle` runs before each baseline window (the creates' events drain first: insights must not take the
  * baseline's CPU). Each side's processes are read before and after its windows: the CPU a request costs
  * each of them, a figure the machine's slow spells move far less than a rate.
  */
+async function alternated(
+  sides: Side[],
+  settle: () => Promise<void> = async () => {},
+): Promise<{ figures: Figures; cpu: CpuSample }[]> {
+  const options = sides.map((side) => driveOptions(side.load));
+  for (const option of options) await drive({ ...option, seconds: WARMUP_SECONDS });
+  const windows: DriveResult[][] = sides.map(() => []);
+  const used: CpuSample[] = sides.map(() => ({}));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, side] of sides.entries()) {
+      if (i > 0) await settle();
+      const before = side.probe();
+      windows[i].push(await drive({ ...options[i], seconds: SECONDS / ROUNDS }));
+      addUsage(used[i], before, side.probe());
+    }
+  }
+  return windows.map((measured, i) => {
+    const figures = combinedWindows(measured);
+    return { figures, cpu: perRequest(used[i], figures.requests ?? 0) };
+  });
+}
+
+/**
+ * Ours beside the bare server and, on the production topology, beside the bare server behind as many bare
+ * relays as our request crosses hops (`hops`): ours, the issue's baseline and the topology's own floor.
+ */
 async function pairedFigures(
+  target: Target,
+  relays: BareHops | null,
   ours: Load,
   baseline: Load,
-  probes: Target['cpu'],
-  settle: () => Promise<void> = async () => {},
-): Promise<{ ours: Figures; baseline: Figures; cpu: { ours: CpuSample; baseline: CpuSample } }> {
-  const sides = [driveOptions(ours), driveOptions(baseline)] as const;
-  for (const options of sides) await drive({ ...options, seconds: WARMUP_SECONDS });
-  const windows: [DriveResult[], DriveResult[]] = [[], []];
-  const used: [CpuSample, CpuSample] = [{}, {}];
-  const measured = async (side: 0 | 1, probe: CpuProbe) => {
-    const before = probe();
-    windows[side].push(await drive({ ...sides[side], seconds: SECONDS / ROUNDS }));
-    addUsage(used[side], before, probe());
-  };
-  for (let round = 0; round < ROUNDS; round++) {
-    await measured(0, probes.ours);
-    await settle();
-    await measured(1, probes.baseline);
+  hops: 1 | 2,
+  settle?: () => Promise<void>,
+): Promise<
+  Pick<ScenarioResult, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'cpu'> & {
+    baseline: Figures;
+    bareTopology?: Figures;
   }
-  const figures = [combinedWindows(windows[0]), combinedWindows(windows[1])] as const;
+> {
+  const sides: Side[] = [
+    { load: ours, probe: target.cpu.ours },
+    { load: baseline, probe: target.cpu.baseline },
+  ];
+  if (relays) {
+    sides.push({
+      load: { ...baseline, url: relays.through(hops, baseline.url) },
+      probe: probeOf(() => ({ 'bare server': process.pid, ...relays.pids(hops) })),
+    });
+  }
+  const [mine, bare, bareTopology] = await alternated(sides, settle);
   return {
-    ours: figures[0],
-    baseline: figures[1],
-    cpu: {
-      ours: perRequest(used[0], figures[0].requests ?? 0),
-      baseline: perRequest(used[1], figures[1].requests ?? 0),
-    },
+    ...mine.figures,
+    baseline: bare.figures,
+    bareTopology: bareTopology?.figures,
+    cpu: { ours: mine.cpu, baseline: bare.cpu, bareTopology: bareTopology?.cpu },
   };
 }
 
@@ -156,9 +197,11 @@ function finish(result: ScenarioResult): ScenarioResult {
         : `${done.ms?.toFixed(0)} ms`;
     const failures = done.non2xx || done.errors ? ` (${done.non2xx} non-2xx, ${done.errors} errors)` : '';
     const raw = rawRatioOf(done);
+    const hops = topologyRatioOf(done);
     const ratio =
       (done.ratio === undefined ? '' : `, ${done.ratio.toFixed(1)}× the baseline`) +
-      (raw === undefined ? '' : ` (${raw.toFixed(1)}× its raw SQL)`);
+      (raw === undefined ? '' : ` (${raw.toFixed(1)}× its raw SQL)`) +
+      (hops === undefined ? '' : `, ${hops.toFixed(1)}× the bare topology`);
     log(`- ${done.scenario}: ${figure}${failures}${ratio}`);
     // nothing to read where /proc is missing (not Linux)
     if (done.cpu?.ours.total) log(`  ${cpuLine(done.cpu)}`);
@@ -173,15 +216,23 @@ const skipIfMissing = (scenario: string, request: string, routes: RouteName[]): 
 
 async function scenarios(stack: TestStack, target: Target, data: BenchData): Promise<ScenarioResult[]> {
   const bare = await startBaselineServer(target.databaseUrl, data.personal.userId);
+  const relays = target.bareHops ? await startBareHops(bare.url) : null;
   try {
-    return await measure(stack, target, data, bare);
+    return await measure(stack, target, data, bare, relays);
   } finally {
+    await relays?.stop();
     await bare.stop();
   }
 }
 
 /** Each wanted scenario through the gateway at `target`, beside its baselines (`bare`: express + pg). */
-async function measure(stack: TestStack, target: Target, data: BenchData, bare: BaselineServer) {
+async function measure(
+  stack: TestStack,
+  target: Target,
+  data: BenchData,
+  bare: BaselineServer,
+  relays: BareHops | null,
+) {
   const results: ScenarioResult[] = [];
   const person = data.personal;
   const month = addMonthsClamped(startOfMonth(data.today), -6);
@@ -190,18 +241,27 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
    * A read through the gateway beside its floors, the ledger's own statements: served by bare express + pg
    * (the issue's baseline, `baseline`) and run raw by as many pg clients, no HTTP (`raw`).
    */
-  const read = async (key: string, scenario: string, path: string, rawName: string, statements: Statement[]) => {
+  const read = async (
+    key: string,
+    scenario: string,
+    path: string,
+    hops: 1 | 2,
+    rawName: string,
+    statements: Statement[],
+  ): Promise<ScenarioResult> => {
     const paired = await pairedFigures(
+      target,
+      relays,
       { url: `${target.url}${path}`, api: person.api },
       { url: bare.serve(key, statements), api: person.api },
-      target.cpu,
+      hops,
     );
     return {
       scenario,
       request: `GET ${path}`,
-      ...paired.ours,
+      ...paired,
       baseline: { name: 'bare express + pg, same statements', ...paired.baseline },
-      cpu: paired.cpu,
+      bareTopology: paired.bareTopology && { name: hopsName(hops), ...paired.bareTopology },
       raw: { name: rawName, ...(await sqlLoad(target.databaseUrl, statements, CONNECTIONS, SECONDS)) },
     };
   };
@@ -210,6 +270,7 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
     scenario: string,
     path: string,
     route: RouteName,
+    hops: 1 | 2,
     rawName: string,
     statements: () => Promise<Statement[]>,
   ) => {
@@ -217,13 +278,13 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
     results.push(
       finish(
         skipIfMissing(scenario, `GET ${path}`, [route]) ??
-          (await read(key, scenario, path, rawName, await statements())),
+          (await read(key, scenario, path, hops, rawName, await statements())),
       ),
     );
   };
 
   const list = `/v1/transactions?limit=50&start_date=${month}&end_date=${endOfMonth(month)}`;
-  await readIf('list', 'List transactions (50, one month)', list, 'listTransactions', 'raw SQL', async () => [
+  await readIf('list', 'List transactions (50, one month)', list, 'listTransactions', 1, 'raw SQL', async () => [
     listStatement(person.userId, month, endOfMonth(month), 50),
   ]);
 
@@ -248,7 +309,7 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
     );
     results.push(
       finish(
-        await read('bill', `Show bill (${count} transactions)`, bill, 'raw SQL of its rows and totals', statements),
+        await read('bill', `Show bill (${count} transactions)`, bill, 2, 'raw SQL of its rows and totals', statements),
       ),
     );
   }
@@ -259,19 +320,28 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
     'Subcategory report (one year)',
     report,
     'subcategoryReport',
+    2,
     'raw SQL aggregate',
     async () => [subcategoryStatement(person.userId, data.start, data.today)],
   );
 
   const summary = `/v1/reports/summary?start_date=${month}&end_date=${endOfMonth(month)}`;
-  await readIf('summary', 'Summary report (one month)', summary, 'summaryReport', 'raw SQL of its totals', async () => [
-    summaryStatementOf(
-      person.userId,
-      month,
-      endOfMonth(month),
-      await openBillIds(target.databaseUrl, person.userId, data.today),
-    ),
-  ]);
+  await readIf(
+    'summary',
+    'Summary report (one month)',
+    summary,
+    'summaryReport',
+    2,
+    'raw SQL of its totals',
+    async () => [
+      summaryStatementOf(
+        person.userId,
+        month,
+        endOfMonth(month),
+        await openBillIds(target.databaseUrl, person.userId, data.today),
+      ),
+    ],
+  );
 
   const yieldPath = `/v1/investments/yield?date=${data.today}&limit=20`;
   if (wanted('yield'))
@@ -293,19 +363,21 @@ async function measure(stack: TestStack, target: Target, data: BenchData, bare: 
   else {
     const since = new Date();
     const paired = await pairedFigures(
+      target,
+      relays,
       { url: `${target.url}/v1/transactions`, api: person.api, method: 'POST', body },
       { url: `${bare.url}/v1/transactions`, api: person.api, method: 'POST', body },
-      target.cpu,
+      1,
       () => eventsDrained(target.databaseUrl, since),
     );
     results.push(
       finish({
         scenario: 'Create transaction',
         request: 'POST /v1/transactions',
-        ...paired.ours,
+        ...paired,
         lag: await eventLag(target.databaseUrl, since),
         baseline: { name: 'bare express + pg insert', ...paired.baseline },
-        cpu: paired.cpu,
+        bareTopology: paired.bareTopology && { name: hopsName(1), ...paired.bareTopology },
       }),
     );
   }
@@ -412,6 +484,7 @@ async function topologyPass(stack: TestStack, data: BenchData) {
       recategorize: false,
       // the bare server runs in this process; ours in the four services (and the wrapper)
       cpu: { ours: probeOf(topology.pids), baseline: probeOf(() => ({ 'bare server': process.pid })) },
+      bareHops: true,
     };
     const { result, peak } = await peakRss(topology, () => scenarios(stack, target, retarget(data, topology.url)));
     const afterPss = topology.pss();
@@ -501,6 +574,7 @@ try {
       databaseUrl: stack.databaseUrl,
       recategorize: true,
       cpu: { ours: inProcess, baseline: inProcess },
+      bareHops: false,
     },
     data,
   );
