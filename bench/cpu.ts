@@ -9,13 +9,18 @@ export type CpuProbe = () => CpuSample;
 /** Linux counts `/proc/<pid>/stat` times in USER_HZ ticks, 100 a second on every architecture it supports. */
 const TICK_MS = 10;
 
-/** User + system CPU ms of one process, or null when it is gone (or this is not Linux). */
-export function cpuMsOf(pid: number): number | null {
+/**
+ * User + system CPU ms of one process, or null when it is gone (or this is not Linux). With `reaped`, also the
+ * CPU of its children that ended and that it waited for: PostgreSQL's server reaps each backend that exits (a
+ * pool closing an idle connection mid-window), and without it that backend's whole CPU would vanish from a sum.
+ */
+export function cpuMsOf(pid: number, reaped = false): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // after the command name in parentheses: state is field 3, utime field 14, stime field 15
+    // after the command name in parentheses: state is field 3, utime 14, stime 15, cutime 16, cstime 17
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) * TICK_MS;
   } catch {
     return null;
   }
@@ -41,11 +46,12 @@ function pidsNamed(comm: string): number[] {
   return pids;
 }
 
-const totalOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuMsOf(pid) ?? 0), 0);
+const totalOf = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuMsOf(pid, true) ?? 0), 0);
 
 /**
  * PostgreSQL and Redis when they run on this machine (the bench's local servers): their processes' CPU, the
- * database work both sides of a scenario pay. Absent when they run elsewhere (nothing to read in /proc).
+ * database work both sides of a scenario pay, with the ended processes' (backends, Redis's snapshot children)
+ * that their parent reaped: a sum that only grows. Absent when they run elsewhere (nothing to read in /proc).
  */
 export function databaseServers(): CpuSample {
   const sample: CpuSample = {};

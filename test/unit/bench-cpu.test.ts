@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { addUsage, cpuMsOf, perRequest } from '../../bench/cpu.ts';
 import { cpuLine } from '../../bench/report.ts';
 
@@ -39,5 +40,15 @@ describe('bench: CPU per request of each side of a scenario', () => {
     while (process.cpuUsage(from).user < 60_000);
     expect(cpuMsOf(process.pid)).toBeGreaterThanOrEqual(started + 30);
     expect(cpuMsOf(2 ** 22 + 1)).toBeNull();
+  });
+
+  it('when a child that worked has ended, then its CPU counts with its parent only where the reaped are asked for', () => {
+    const own = cpuMsOf(process.pid) as number;
+    const withReaped = cpuMsOf(process.pid, true) as number;
+    // 150 ms of CPU in a child this process waits for (a backend PostgreSQL's server reaps)
+    spawnSync(process.execPath, ['-e', 'const t = process.cpuUsage(); while (process.cpuUsage(t).user < 150000);']);
+    expect(
+      (cpuMsOf(process.pid, true) as number) - withReaped - ((cpuMsOf(process.pid) as number) - own),
+    ).toBeGreaterThanOrEqual(100);
   });
 });
