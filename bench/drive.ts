@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { STEADY_LINE } from './load.ts';
 
 /**
  * Child process of the harness: drives one URL with autocannon and prints its figures as one JSON line.
@@ -10,6 +11,9 @@ export interface DriveOptions {
   headers: Record<string, string>;
   body?: string;
   connections: number;
+  /** Seconds driven first and not counted, so the counted window starts with every connection busy. */
+  warmup: number;
+  /** Seconds counted, after the warm-up. */
   seconds: number;
 }
 
@@ -24,21 +28,44 @@ export interface DriveResult {
 }
 
 const options = JSON.parse(process.argv[2]) as DriveOptions;
-const result = await autocannon({
-  url: options.url,
-  method: options.method,
-  headers: options.headers,
-  body: options.body,
-  connections: options.connections,
-  duration: options.seconds,
+const latencies: number[] = [];
+let non2xx = 0;
+let steadyAt = Number.POSITIVE_INFINITY;
+const result = await new Promise<autocannon.Result>((resolve, reject) => {
+  const run = autocannon(
+    {
+      url: options.url,
+      method: options.method,
+      headers: options.headers,
+      body: options.body,
+      connections: options.connections,
+      duration: options.warmup + options.seconds,
+    },
+    (err, finished) => (err ? reject(err) : resolve(finished)),
+  );
+  // only answers that arrive inside the window count: a slow request (a bill takes a second at 20 connections)
+  // is neither missing at the start, when the connections have just opened, nor counted when cut off at the end
+  run.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (performance.now() < steadyAt) return;
+    latencies.push(responseTime);
+    if (statusCode < 200 || statusCode > 299) non2xx += 1;
+  });
+  setTimeout(() => {
+    steadyAt = performance.now();
+    process.stdout.write(`${STEADY_LINE}\n`);
+  }, options.warmup * 1000);
 });
+const seconds = (performance.now() - steadyAt) / 1000;
+latencies.sort((a, b) => a - b);
+const percentile = (p: number) =>
+  latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]) : 0;
 const output: DriveResult = {
-  requests: result.requests.total,
-  seconds: result.duration,
-  rps: result.requests.total / result.duration,
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  non2xx: result.non2xx,
+  requests: latencies.length,
+  seconds,
+  rps: latencies.length / seconds,
+  p50: percentile(0.5),
+  p99: percentile(0.99),
+  non2xx,
   errors: result.errors + result.timeouts,
 };
 process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -7,7 +7,7 @@ import { TestStack } from '../test/support/stack.ts';
 import { type BareHops, startBareHops } from './bare-hops.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
 import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './cpu.ts';
-import type { DriveResult } from './drive.ts';
+import type { DriveOptions, DriveResult } from './drive.ts';
 import { drive } from './load.ts';
 import {
   billStatements,
@@ -98,7 +98,7 @@ interface Load {
   body?: unknown;
 }
 
-const driveOptions = ({ url, api, method = 'GET', body }: Load) => ({
+const driveOptions = ({ url, api, method = 'GET', body }: Load): Omit<DriveOptions, 'warmup' | 'seconds'> => ({
   url,
   method,
   headers: {
@@ -109,11 +109,9 @@ const driveOptions = ({ url, api, method = 'GET', body }: Load) => ({
   connections: CONNECTIONS,
 });
 
-/** A load with no baseline: warm-up, then `SECONDS`. */
+/** A load with no baseline: warm-up, then `SECONDS` counted. */
 async function httpFigures(load: Load): Promise<Figures> {
-  const options = driveOptions(load);
-  await drive({ ...options, seconds: WARMUP_SECONDS });
-  return combinedWindows([await drive({ ...options, seconds: SECONDS })]);
+  return combinedWindows([await drive({ ...driveOptions(load), warmup: WARMUP_SECONDS, seconds: SECONDS })]);
 }
 
 /** One side of an alternated measurement: the load it drives and the processes it runs on. */
@@ -123,25 +121,30 @@ interface Side {
 }
 
 /**
- * Ours and its baselines in alternation: all warmed up, then `ROUNDS` windows of each (`SECONDS` in all per
- * side), ours first in every round, so a slow spell of the machine weighs on every side of a ratio.
- * `settle` runs before each baseline window (the creates' events drain first: insights must not take the
- * baseline's CPU). Each side's processes are read before and after its windows: the CPU a request costs
- * each of them, a figure the machine's slow spells move far less than a rate.
+ * Ours and its baselines in alternation: `ROUNDS` windows of each (`SECONDS` in all per side), ours first in
+ * every round, so a slow spell of the machine weighs on every side of a ratio. Each window is driven
+ * `WARMUP_SECONDS` before it counts: its connections are all busy when it starts, and what the previous window
+ * left running on the servers is done. `settle` runs before each baseline window (the creates' events drain
+ * first: insights must not take the baseline's CPU). Each side's processes are read when its counted window
+ * starts and ends: the CPU a request costs each of them, a figure the machine's slow spells move far less
+ * than a rate.
  */
 async function alternated(
   sides: Side[],
   settle: () => Promise<void> = async () => {},
 ): Promise<{ figures: Figures; cpu: CpuSample }[]> {
-  const options = sides.map((side) => driveOptions(side.load));
-  for (const option of options) await drive({ ...option, seconds: WARMUP_SECONDS });
   const windows: DriveResult[][] = sides.map(() => []);
   const used: CpuSample[] = sides.map(() => ({}));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, side] of sides.entries()) {
       if (i > 0) await settle();
-      const before = side.probe();
-      windows[i].push(await drive({ ...options[i], seconds: SECONDS / ROUNDS }));
+      let before: CpuSample = {};
+      const options = { ...driveOptions(side.load), warmup: WARMUP_SECONDS, seconds: SECONDS / ROUNDS };
+      windows[i].push(
+        await drive(options, () => {
+          before = side.probe();
+        }),
+      );
       addUsage(used[i], before, side.probe());
     }
   }
@@ -545,7 +548,7 @@ async function recategorization(stack: TestStack, data: BenchData): Promise<Scen
 const began = performance.now();
 log(`Benchmark: ${MODE}.`);
 log(
-  `${CONNECTIONS} connections, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s of warm-up, in ${ROUNDS} windows alternating with its baseline's.`,
+  `${CONNECTIONS} connections, ${SECONDS} s per scenario in ${ROUNDS} windows alternating with its baselines', each after ${WARMUP_SECONDS} s of warm-up.`,
 );
 const loadBefore = machine().load_average;
 log(`Machine: ${machine().cpus} CPUs, Node ${process.version}, load average ${loadBefore.join(' ')}.`);
