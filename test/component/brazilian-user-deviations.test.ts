@@ -1,3 +1,4 @@
+import { todayIn } from '@finance/shared/clock';
 import { importCompleted } from '../support/imports.ts';
 import { merchantTransaction } from '../support/merchant-transactions.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
@@ -228,7 +229,8 @@ describe('deviations a Brazilian user would call wrong', () => {
 
     it('when entries are in USD and BRL, then the balance, summary, subcategory report and limit window count the BRL ones only', async () => {
       const person = await stack.tenant();
-      const today = new Date().toISOString().slice(0, 10);
+      // the context's today (São Paulo): from 21:00 there the UTC date is tomorrow's, outside the limit's window
+      const today = todayIn();
       const wallet = (await person.api.post('/v1/accounts', { name: 'Conta', logo: '341', balance: 50_000 })).body.id;
       const limit = await person.api.post('/v1/spending-limits', { amount: 100_000, category_id: ALIMENTACAO });
       expect(limit.status).toBe(201);

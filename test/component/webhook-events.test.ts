@@ -1,4 +1,5 @@
 import { todayUtc } from '@finance/shared/calendar';
+import { todayIn } from '@finance/shared/clock';
 import { QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
 import { importAndWait, importCompleted } from '../support/imports.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
@@ -75,10 +76,11 @@ describe('webhook events from every service', () => {
         notification_percentage: 80,
       })
     ).body;
+    // dated the context's today (São Paulo): from 21:00 there the UTC date is tomorrow's, outside the limit's window
     const spend = (amount: number) =>
       tenant.api.post('/v1/transactions', {
         amount,
-        date: todayUtc(),
+        date: todayIn(),
         is_expense: true,
         title: 'Cinema',
         account_id: accountId,
