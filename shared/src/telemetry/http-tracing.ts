@@ -1,17 +1,18 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
-import { httpInstrumented, UNTRACED_PATHS } from './tracing.ts';
+import { httpInstrumented, tracingStarted, UNTRACED_PATHS } from './tracing.ts';
 
 const tracer = trace.getTracer('finance-http');
 
 /**
  * One SERVER span per request, continuing the caller's W3C `traceparent`, named by the matched route — the
  * same span the http/express instrumentations make. It runs only where they did not patch http and express
- * (tracing started with `instrument: false`: jest loads modules itself, so require/import hooks never see them).
+ * (tracing started with `instrument: false`: jest loads modules itself, so require/import hooks never see them),
+ * and only once tracing started: with it off (no endpoint) a request pays nothing for a span nobody records.
  */
 export function traceRequests(service: string) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (httpInstrumented() || UNTRACED_PATHS.has(req.path)) return next();
+    if (!tracingStarted() || httpInstrumented() || UNTRACED_PATHS.has(req.path)) return next();
     const parent = propagation.extract(context.active(), req.headers);
     const span = tracer.startSpan(
       req.method,

@@ -29,6 +29,12 @@ let instrumented = false;
 /** Whether the standard http/express instrumentations make this process's server spans. */
 export const httpInstrumented = () => instrumented;
 
+/** True once an SDK records this process's spans: before that, a request's span is a no-op that still costs its setup. */
+let recording = false;
+
+/** Whether spans are recorded in this process (`startTelemetry` started an SDK). */
+export const tracingStarted = () => recording;
+
 /**
  * Starts OpenTelemetry tracing: an OTLP/HTTP exporter when an endpoint is configured (the standard
  * OTEL_EXPORTER_OTLP_* variables tune it), off by default so a laptop run pays nothing. Call it before
@@ -55,6 +61,7 @@ export async function startTelemetry(
   const sdk = new NodeSDK({ serviceName: service, spanProcessors: processors, instrumentations });
   sdk.start();
   instrumented = instrument;
+  recording = true;
   return sdk;
 }
 
