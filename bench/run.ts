@@ -168,7 +168,7 @@ async function pairedFigures(
 ): Promise<
   Pick<ScenarioResult, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'cpu'> & {
     baseline: Figures;
-    bareTopology?: Figures;
+    bareTopology?: Figures & { name: string };
   }
 > {
   const sides: Side[] = [
@@ -185,7 +185,7 @@ async function pairedFigures(
   return {
     ...mine.figures,
     baseline: bare.figures,
-    bareTopology: bareTopology?.figures,
+    bareTopology: bareTopology && { name: hopsName(hops), ...bareTopology.figures },
     cpu: { ours: mine.cpu, baseline: bare.cpu, bareTopology: bareTopology?.cpu },
   };
 }
@@ -264,7 +264,6 @@ async function measure(
       request: `GET ${path}`,
       ...paired,
       baseline: { name: 'bare express + pg, same statements', ...paired.baseline },
-      bareTopology: paired.bareTopology && { name: hopsName(hops), ...paired.bareTopology },
       raw: { name: rawName, ...(await sqlLoad(target.databaseUrl, statements, CONNECTIONS, SECONDS)) },
     };
   };
@@ -380,7 +379,6 @@ async function measure(
         ...paired,
         lag: await eventLag(target.databaseUrl, since),
         baseline: { name: 'bare express + pg insert', ...paired.baseline },
-        bareTopology: paired.bareTopology && { name: hopsName(1), ...paired.bareTopology },
       }),
     );
   }
