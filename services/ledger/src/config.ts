@@ -7,6 +7,7 @@ export interface LedgerConfig extends CommonConfig {
   BILLING_URL: string;
   BANK_LOGO_BASE_URL: string;
   RECATEGORIZATION_LOCK_MS: number;
+  RECATEGORIZATION_LANES: number;
 }
 
 export const ledgerConfigSchema = Joi.object<LedgerConfig>({
@@ -23,6 +24,14 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .default(30000)
     .description(
       "Lock of a running recategorization job and its stalled-check interval: a crashed worker's run is resumed by another within about twice this",
+    ),
+  RECATEGORIZATION_LANES: Joi.number()
+    .integer()
+    .min(1)
+    .max(8)
+    .default(2)
+    .description(
+      'Id ranges a rule applied to history is split into, walked side by side by its job, each on its own database connection (at most one per 5,000 matches): PostgreSQL runs one UPDATE on one core, so two lanes use two',
     ),
 });
 

@@ -5,7 +5,7 @@ import { aroundItems, changedColumns, changedItemSql } from './changed-rows-sql.
 import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
 import type { OutboxInsert } from './transaction-repository.ts';
 
-/** One apply_to_existing job: what it applies (a snapshot of the rule), where it is and what it changed. */
+/** One apply_to_existing job: what it applies (a snapshot of the rule) and what it changed; its lanes hold where it is. */
 export interface RunRow {
   job_id: string;
   rule_id: string;
@@ -19,11 +19,19 @@ export interface RunRow {
   total: number;
   scanned: number;
   changed: number;
-  cursor_id: string | null;
   finished_at: Date | null;
 }
 
-export type NewRun = Omit<RunRow, 'scanned' | 'changed' | 'cursor_id' | 'finished_at'>;
+export type NewRun = Omit<RunRow, 'scanned' | 'changed' | 'finished_at'>;
+
+/** A run's share of the matches: ids after `cursor_id` up to `upper_id` (inclusive; null: no bound). */
+export interface LaneRow {
+  job_id: string;
+  lane: number;
+  cursor_id: string | null;
+  upper_id: string | null;
+  finished_at: Date | null;
+}
 
 export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
   await runSql(
@@ -45,25 +53,88 @@ export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
   );
 }
 
-/** The run under a row lock: two workers holding the same job never apply one batch twice. */
-export async function lockRun(em: EntityManager, jobId: string): Promise<RunRow | null> {
-  const rows = await runSql<RunRow>(em, 'select * from recategorization_runs where job_id = ? for update', [jobId]);
+export async function findRun(em: EntityManager, jobId: string): Promise<RunRow | null> {
+  const rows = await runSql<RunRow>(em, 'select * from recategorization_runs where job_id = ?', [jobId]);
   return rows[0] ?? null;
 }
 
-/** Moves the cursor and the counts in the batch's own transaction, so a crash never loses or repeats one. */
-export async function advanceRun(
+export async function lanesOf(em: EntityManager, jobId: string): Promise<LaneRow[]> {
+  return runSql<LaneRow>(em, 'select * from recategorization_lanes where job_id = ? order by lane', [jobId]);
+}
+
+/** Lane k covers the ids after bound k - 1 (the first: all) up to bound k (the last: no bound). */
+export async function insertLanes(em: EntityManager, jobId: string, bounds: readonly string[]): Promise<void> {
+  const lanes = Array.from({ length: bounds.length + 1 }, (_, lane) => ({
+    lane,
+    cursor_id: lane === 0 ? null : bounds[lane - 1],
+    upper_id: bounds[lane] ?? null,
+  }));
+  await runSql(
+    em,
+    `insert into recategorization_lanes (job_id, lane, cursor_id, upper_id)
+     select ?, lane, cursor_id, upper_id from unnest(?::int[], ?::uuid[], ?::uuid[]) as l(lane, cursor_id, upper_id)`,
+    [
+      jobId,
+      `{${lanes.map((l) => l.lane).join(',')}}`,
+      `{${lanes.map((l) => l.cursor_id ?? 'NULL').join(',')}}`,
+      `{${lanes.map((l) => l.upper_id ?? 'NULL').join(',')}}`,
+    ],
+  );
+}
+
+/** The lane under a row lock: two workers holding the same job never apply one of its batches twice. */
+export async function lockLane(em: EntityManager, jobId: string, lane: number): Promise<LaneRow | null> {
+  const rows = await runSql<LaneRow>(
+    em,
+    'select * from recategorization_lanes where job_id = ? and lane = ? for update',
+    [jobId, lane],
+  );
+  return rows[0] ?? null;
+}
+
+/** Moves the lane's cursor in the batch's own transaction, so a crash never loses or repeats one. */
+export async function advanceLane(
   em: EntityManager,
-  jobId: string,
-  batch: { lastId: string | null; scanned: number; changed: number; finished: boolean },
+  lane: LaneRow,
+  batch: { lastId: string | null; finished: boolean },
 ): Promise<void> {
   await runSql(
     em,
-    `update recategorization_runs set cursor_id = coalesce(?, cursor_id), scanned = scanned + ?, changed = changed + ?,
-       finished_at = case when ? then now() else finished_at end, updated_at = now()
-     where job_id = ?`,
-    [batch.lastId, batch.scanned, batch.changed, batch.finished, jobId],
+    `update recategorization_lanes set cursor_id = coalesce(?, cursor_id),
+       finished_at = case when ? then now() else finished_at end
+     where job_id = ? and lane = ?`,
+    [batch.lastId, batch.finished, lane.job_id, lane.lane],
   );
+}
+
+/** Adds a batch's counts to the run (locking it until the batch commits) and answers the run as updated. */
+export async function addToRun(
+  em: EntityManager,
+  jobId: string,
+  batch: { scanned: number; changed: number },
+): Promise<RunRow> {
+  const [run] = await runSql<RunRow>(
+    em,
+    `update recategorization_runs set scanned = scanned + ?, changed = changed + ?, updated_at = now()
+     where job_id = ? returning *`,
+    [batch.scanned, batch.changed, jobId],
+  );
+  return run;
+}
+
+/**
+ * Marks the run finished when none of its lanes is left; answers whether this call did. A statement of its own,
+ * after `addToRun` took the run's lock: its snapshot sees the lanes that other batches finished and committed.
+ */
+export async function finishRunIfDone(em: EntityManager, jobId: string): Promise<boolean> {
+  const rows = await runSql(
+    em,
+    `update recategorization_runs r set finished_at = now() where r.job_id = ? and r.finished_at is null
+       and not exists (select 1 from recategorization_lanes l where l.job_id = r.job_id and l.finished_at is null)
+     returning r.job_id`,
+    [jobId],
+  );
+  return rows.length > 0;
 }
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
@@ -76,23 +147,25 @@ export interface BatchResult {
 }
 
 /**
- * The next batch after the cursor, in id order; only rows not already in the rule's category change. The same
+ * The lane's next batch after its cursor, in id order; only rows not already in the rule's category change. The same
  * statement writes `event` (an empty `data.transactions`) with the changed rows as its items, when any
  * changed: the rows never come to Node, and the items' JSON is spliced into the event's text.
  */
 export async function applyRecategorizationBatch(
   em: EntityManager,
   run: RunRow,
+  lane: LaneRow,
   size: number,
   event: OutboxInsert,
 ): Promise<BatchResult> {
   const match = matchSql(contextOfRow(run), run);
+  const upper = lane.upper_id === null ? '' : ' and t.id <= ?';
   const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
   const payload = aroundItems(event.payload);
   const [result] = await runSql<BatchResult>(
     em,
     `with batch as (
-       select t.id from transactions t where ${match.sql} and t.id > ? order by t.id limit ?
+       select t.id from transactions t where ${match.sql} and t.id > ?${upper} order by t.id limit ?
      ), changed as (
        update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
        from batch b where t.id = b.id and (${differs})
@@ -107,7 +180,8 @@ export async function applyRecategorizationBatch(
        (select count(*) from changed)::int as changed`,
     [
       ...match.params,
-      run.cursor_id ?? FIRST_ID,
+      lane.cursor_id ?? FIRST_ID,
+      ...(lane.upper_id === null ? [] : [lane.upper_id]),
       size,
       run.category_id,
       run.subcategory_id,
@@ -122,19 +196,26 @@ export async function applyRecategorizationBatch(
   return result;
 }
 
-/** How many live transactions of the context the rule matches, and how many of them are not in its category yet. */
+/**
+ * How many live transactions of the context the rule matches, how many of them are not in its category yet,
+ * and the ids that split them into `lanes` ranges of about the same count (`lanes - 1` ids, in order; ids are
+ * uuidv7, so a fixed split of the id space would not be even). One scan: the merchant index walks them in id order.
+ */
 export async function countRuleMatches(
   em: EntityManager,
   ctx: CallerContext,
   rule: MatchTarget & { category_id: string | null; subcategory_id: string | null },
-): Promise<{ total: number; to_change: number }> {
+  lanes: number,
+): Promise<{ total: number; to_change: number; bounds: string[] }> {
   const match = matchSql(ctx, rule);
-  const [counts] = await runSql<{ total: number; to_change: number }>(
+  const fractions = Array.from({ length: lanes - 1 }, (_, k) => (k + 1) / lanes);
+  const [counts] = await runSql<{ total: number; to_change: number; bounds: string[] | null }>(
     em,
     `select count(*)::int as total,
-       count(*) filter (where t.category_id is distinct from ? or t.subcategory_id is distinct from ?)::int as to_change
+       count(*) filter (where t.category_id is distinct from ? or t.subcategory_id is distinct from ?)::int as to_change,
+       percentile_disc(?::float8[]) within group (order by t.id) as bounds
      from transactions t where ${match.sql}`,
-    [rule.category_id, rule.subcategory_id, ...match.params],
+    [rule.category_id, rule.subcategory_id, `{${fractions.join(',')}}`, ...match.params],
   );
-  return counts;
+  return { total: counts.total, to_change: counts.to_change, bounds: [...new Set(counts.bounds ?? [])] };
 }

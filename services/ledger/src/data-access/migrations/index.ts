@@ -24,6 +24,7 @@ import { TaxesDefaultToDeducoes } from './0013-taxes-default-deducoes.ts';
 import { CategoryDirectionOptional } from './0014-category-direction-optional.ts';
 import { AddContextTimeZone } from './0014-context-time-zone.ts';
 import { UserEditedFields } from './0015-user-edited-fields.ts';
+import { RecategorizationLanes } from './0019-recategorization-lanes.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -49,4 +50,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0016-outbox-claim', class: AddOutboxClaim },
   { name: '0017-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0018-outbox-payload-json', class: OutboxPayloadAsText },
+  { name: '0019-recategorization-lanes', class: RecategorizationLanes },
 ];

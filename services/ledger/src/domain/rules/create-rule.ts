@@ -15,6 +15,7 @@ import { categorizeSource } from './categorize-source.ts';
 import {
   awaitRecategorization,
   type QueuedRecategorization,
+  type RecategorizationQueue,
   recordRecategorization,
 } from './queue-recategorization.ts';
 import { chooseMatchFields, criteriaOf, fingerprintOf, matchValues } from './rule-criteria.ts';
@@ -30,7 +31,7 @@ export async function createRule(
   em: EntityManager,
   ctx: CallerContext,
   input: CreateCategorizationRuleBody,
-  relaySoon: () => void,
+  queue: RecategorizationQueue,
 ) {
   const committed = await em.transactional(async (tx) => {
     const source = await findOneLive(tx, ctx, input.source_transaction_id, true);
@@ -63,11 +64,11 @@ export async function createRule(
     const rule = existing ? await updateRule(tx, existing.id, values) : await insertRule(tx, ctx, values);
     const sourceUpdated = await categorizeSource(tx, ctx, rule);
     const queued: QueuedRecategorization | null = input.apply_to_existing
-      ? await recordRecategorization(tx, ctx, rule)
+      ? await recordRecategorization(tx, ctx, rule, queue.lanes)
       : null;
     return { rule, sourceUpdated, queued, created: !existing };
   });
-  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, relaySoon) : 0;
+  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, queue) : 0;
   return {
     created: committed.created,
     result: {

@@ -1,19 +1,28 @@
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  advanceRun,
+  addToRun,
+  advanceLane,
   applyRecategorizationBatch,
-  lockRun,
+  findRun,
+  finishRunIfDone,
+  lanesOf,
+  lockLane,
   type RunRow,
 } from '../../data-access/recategorization-runs.ts';
 import { contextOfRow } from '../../data-access/rule-match-sql.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { transactionChangesEvent } from '../transactions/record-changes.ts';
-
-export const RECATEGORIZATION_BATCH = 5_000;
+import { RECATEGORIZATION_BATCH } from './recategorization-lanes.ts';
 
 export interface RecategorizationResult {
   updated_count: number;
+}
+
+export interface RecategorizationOptions {
+  /** Rows a batch scans (and at most changes) in one transaction. */
+  batchSize?: number;
+  onProgress?: (percent: number) => Promise<void> | void;
 }
 
 const progressOf = (run: RunRow) =>
@@ -27,67 +36,67 @@ export class RunNotFound extends Error {
 }
 
 /**
- * One batch in one transaction: the UPDATE, its `transaction.changed` event, the run's cursor and counts and
- * the job's progress commit together, so a worker killed at any point resumes exactly where the last
- * commit left it and the final count is exact. Answers the run as committed.
+ * One batch of one lane in one transaction: the UPDATE, its `transaction.changed` event, the lane's cursor,
+ * the run's counts and the job's progress commit together, so a worker killed at any point resumes exactly
+ * where the last commit left it and the final count is exact. The batch that finishes the last lane finishes
+ * the run: its `rule.applied` and the job's result. Answers the job's progress, or null once the lane is done.
  */
-async function step(em: EntityManager, jobId: string, size: number): Promise<RunRow> {
+async function step(em: EntityManager, run: RunRow, laneNumber: number, size: number): Promise<number | null> {
   return em.transactional(async (tx) => {
-    const run = await lockRun(tx, jobId);
-    if (!run) throw new RunNotFound(jobId);
-    if (run.finished_at) return run;
+    const lane = await lockLane(tx, run.job_id, laneNumber);
+    if (!lane || lane.finished_at) return null;
     // the batch's `transaction.changed` is written by its UPDATE statement (items built in SQL)
     const event = transactionChangesEvent(contextOfRow(run), 'updated', []);
-    const batch = await applyRecategorizationBatch(tx, run, size, event);
-    const finished = batch.scanned < size;
-    await advanceRun(tx, jobId, {
-      lastId: batch.last_id,
-      scanned: batch.scanned,
-      changed: batch.changed,
-      finished,
-    });
-    if (finished) {
+    const batch = await applyRecategorizationBatch(tx, run, lane, size, event);
+    // a short batch, or one that reached the lane's last id, leaves nothing after it in the lane
+    const finished = batch.scanned < size || (lane.upper_id !== null && batch.last_id === lane.upper_id);
+    await advanceLane(tx, lane, { lastId: batch.last_id, finished });
+    const counted = await addToRun(tx, run.job_id, batch);
+    if (finished && (await finishRunIfDone(tx, run.job_id))) {
       recordEvent(
         tx,
         'rule.applied',
         { user_id: run.user_id, profile_id: run.profile_id },
-        {
-          rule_id: run.rule_id,
-          job_id: jobId,
-          updated: run.changed + batch.changed,
-        },
+        { rule_id: run.rule_id, job_id: run.job_id, updated: counted.changed },
       );
+      const result: RecategorizationResult = { updated_count: counted.changed };
+      await updateBackgroundJob(tx, run.job_id, { state: 'completed', progress: 100, result });
+      return 100;
     }
-    const next: RunRow = {
-      ...run,
-      scanned: run.scanned + batch.scanned,
-      changed: run.changed + batch.changed,
-      cursor_id: batch.last_id ?? run.cursor_id,
-      finished_at: finished ? new Date() : null,
-    };
-    const result: RecategorizationResult = { updated_count: next.changed };
-    await updateBackgroundJob(
-      tx,
-      jobId,
-      finished ? { state: 'completed', progress: 100, result } : { state: 'active', progress: progressOf(next) },
-    );
-    return next;
+    const progress = progressOf(counted);
+    await updateBackgroundJob(tx, run.job_id, { state: 'active', progress });
+    return progress;
   });
 }
 
+/** Walks one lane batch by batch from its cursor to its end. */
+async function walk(em: EntityManager, run: RunRow, lane: number, options: Required<RecategorizationOptions>) {
+  for (;;) {
+    const progress = await step(em.fork(), run, lane, options.batchSize);
+    if (progress === null) return;
+    await options.onProgress(progress);
+  }
+}
+
 /**
- * Applies a rule to the context's history as the run of `jobId` describes it, batch by batch from its
- * cursor. Safe to run again: a finished run answers its result, an interrupted one resumes.
+ * Applies a rule to the context's history as the run of `jobId` describes it: its lanes side by side (one
+ * connection each), each batch by batch from its cursor. Safe to run again, or twice at once: a finished run
+ * answers its result, an interrupted one resumes, and the lanes' locks keep two runners off the same batch.
  */
 export async function recategorizeHistory(
   em: EntityManager,
   jobId: string,
-  onProgress: (percent: number) => Promise<void> | void = () => undefined,
-  batchSize = RECATEGORIZATION_BATCH,
+  options: RecategorizationOptions = {},
 ): Promise<RecategorizationResult> {
-  for (;;) {
-    const run = await step(em.fork(), jobId, batchSize);
-    await onProgress(progressOf(run));
-    if (run.finished_at) return { updated_count: run.changed };
-  }
+  const settings: Required<RecategorizationOptions> = {
+    batchSize: RECATEGORIZATION_BATCH,
+    onProgress: () => undefined,
+    ...options,
+  };
+  const run = await findRun(em.fork(), jobId);
+  if (!run) throw new RunNotFound(jobId);
+  const lanes = await lanesOf(em.fork(), jobId);
+  await Promise.all(lanes.filter((lane) => !lane.finished_at).map((lane) => walk(em, run, lane.lane, settings)));
+  const finished = await findRun(em.fork(), jobId);
+  return { updated_count: finished?.changed ?? run.changed };
 }

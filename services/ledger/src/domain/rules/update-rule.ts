@@ -10,21 +10,21 @@ import { findRuleOr404 } from './manage-rules.ts';
 import {
   awaitRecategorization,
   type QueuedRecategorization,
+  type RecategorizationQueue,
   recordRecategorization,
 } from './queue-recategorization.ts';
 import { chooseMatchFields, fingerprintOf, matchValues } from './rule-criteria.ts';
 import { ruleView } from './rule-view.ts';
 
 /**
- * PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history
- * (`relaySoon` wakes the outbox relay once the job is committed).
+ * PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history.
  */
 export async function updateCategorizationRule(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
   input: UpdateCategorizationRuleBody,
-  relaySoon: () => void,
+  queue: RecategorizationQueue,
 ) {
   const committed = await em.transactional(async (tx) => {
     const current = await findRuleOr404(tx, ctx, id, true);
@@ -61,11 +61,11 @@ export async function updateCategorizationRule(
     });
     const sourceUpdated = await categorizeSource(tx, ctx, rule);
     const queued: QueuedRecategorization | null = input.apply_to_existing
-      ? await recordRecategorization(tx, ctx, rule)
+      ? await recordRecategorization(tx, ctx, rule, queue.lanes)
       : null;
     return { rule, sourceUpdated, queued };
   });
-  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, relaySoon) : 0;
+  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, queue) : 0;
   return {
     rule: ruleView(committed.rule),
     source_transaction_updated: committed.sourceUpdated,

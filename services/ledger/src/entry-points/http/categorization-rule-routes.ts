@@ -9,6 +9,7 @@ import {
   getCategorizationRule,
   listCategorizationRules,
 } from '../../domain/rules/manage-rules.ts';
+import type { RecategorizationQueue } from '../../domain/rules/queue-recategorization.ts';
 import { updateCategorizationRule } from '../../domain/rules/update-rule.ts';
 
 const route = lookupIn(categorizationRuleRoutes);
@@ -16,9 +17,12 @@ const route = lookupIn(categorizationRuleRoutes);
 export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
   // a queued recategorization leaves through the outbox: the command wakes the relay once it has committed
-  const relaySoon = () => runtime.outbox?.kick();
+  const queue: RecategorizationQueue = {
+    lanes: runtime.config.RECATEGORIZATION_LANES,
+    relaySoon: () => runtime.outbox?.kick(),
+  };
   mountRoute(router, route('createCategorizationRule'), async ({ body }, ctx) => {
-    const { created, result } = await createRule(orm.em.fork(), ctx, body, relaySoon);
+    const { created, result } = await createRule(orm.em.fork(), ctx, body, queue);
     return new Reply(created ? 201 : 200, result);
   });
   mountRoute(router, route('listCategorizationRules'), ({ query }, ctx) =>
@@ -28,7 +32,7 @@ export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRun
     getCategorizationRule(orm.em.fork(), ctx, params.id),
   );
   mountRoute(router, route('updateCategorizationRule'), ({ params, body }, ctx) =>
-    updateCategorizationRule(orm.em.fork(), ctx, params.id, body, relaySoon),
+    updateCategorizationRule(orm.em.fork(), ctx, params.id, body, queue),
   );
   mountRoute(router, route('deleteCategorizationRule'), ({ params }, ctx) =>
     deleteCategorizationRule(orm.em.fork(), ctx, params.id),

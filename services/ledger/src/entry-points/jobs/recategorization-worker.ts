@@ -15,7 +15,9 @@ export function startRecategorizationWorker(runtime: LedgerRuntime) {
       const jobId = job.data?.job_id;
       if (typeof jobId !== 'string' || !UUID.test(jobId)) throw new UnrecoverableError('job_id inválido');
       try {
-        return await recategorizeHistory(runtime.orm.em.fork(), jobId, (percent) => job.updateProgress(percent));
+        return await recategorizeHistory(runtime.orm.em.fork(), jobId, {
+          onProgress: (percent) => job.updateProgress(percent),
+        });
       } catch (caught) {
         const err = caught instanceof RunNotFound ? new UnrecoverableError(caught.message) : caught;
         const last = err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

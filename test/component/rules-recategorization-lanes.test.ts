@@ -1,0 +1,137 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recategorizeHistory } from '../../services/ledger/src/domain/rules/recategorize-history.ts';
+import { merchantTransaction } from '../support/merchant-transactions.ts';
+import { type Tenant, TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
+const MORADIA = 'c0000000-0000-4000-8000-000000000002';
+const ALUGUEL = '5c000000-0000-4000-8000-000200000001';
+const MATCHING = 12_000;
+const LANES = 3;
+const RUNNERS = 4;
+
+describe('recategorization in lanes, run by several workers at once', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    // no worker in the stack: the test runs the job itself, several times at once
+    stack = await TestStack.start({ serviceEnv: { ledger: { ROLE: 'api', RECATEGORIZATION_LANES: String(LANES) } } });
+    tenant = await stack.tenant();
+  });
+  afterAll(() => stack?.stop());
+
+  it('when one job is run by four runners at once, then every match changes once, in one event each, with one rule.applied and an exact count', async () => {
+    const account = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
+    const sourceId = await merchantTransaction(stack, tenant.api, {
+      accountId: account,
+      merchantName: 'Mega Loja',
+      merchantCnpj: '55.555.555/0001-55',
+    });
+    const rule = (
+      await tenant.api.post('/v1/categorization-rules', {
+        source_transaction_id: sourceId,
+        category_id: ALIMENTACAO,
+        match_fields: ['merchant_name'],
+      })
+    ).body.rule;
+    await stack.sql(
+      `insert into ledger.transactions (id, user_id, profile_id, amount, date, title, is_expense, paid, type, installments,
+         currency, account_id, merchant_name, created_at, updated_at)
+       select gen_random_uuid(), $1, null, 100 + g, date '2025-01-01' + (g % 365), 'Compra ' || g, g % 7 <> 0 or g <= $3,
+         true, 'FIXED', 1, 'BRL', $2, case when g <= $3 then 'MEGA LOJA' else 'Loja Vizinha' end, now(), now()
+       from generate_series(1, $3 + 3000) g`,
+      [tenant.userId, account, MATCHING],
+    );
+    const othersBefore = await stack.sql(
+      `select id, category_id, subcategory_id, updated_at from ledger.transactions
+       where user_id = $1 and merchant_name_normalized is distinct from 'mega loja' order by id`,
+      [tenant.userId],
+    );
+
+    const patching = tenant.api.patch(`/v1/categorization-rules/${rule.id}`, {
+      category_id: MORADIA,
+      subcategory_id: ALUGUEL,
+      apply_to_existing: true,
+    });
+    const jobId = await waitFor(async () => {
+      const rows = await stack.sql<{ job_id: string }>(
+        'select job_id from ledger.recategorization_runs where rule_id = $1',
+        [rule.id],
+      );
+      return rows[0]?.job_id;
+    });
+
+    // the PATCH split the matches into LANES ranges of about the same count
+    const lanes = await stack.sql<{ lane: number; matches: string }>(
+      `select l.lane, (select count(*) from ledger.transactions t
+         where t.user_id = $2 and t.merchant_name_normalized = 'mega loja' and t.is_expense
+           and t.id > coalesce(l.cursor_id, '00000000-0000-0000-0000-000000000000')
+           and (l.upper_id is null or t.id <= l.upper_id)) as matches
+       from ledger.recategorization_lanes l where l.job_id = $1 order by l.lane`,
+      [jobId, tenant.userId],
+    );
+    expect(lanes.map((lane) => lane.lane)).toEqual([0, 1, 2]);
+    expect(lanes.reduce((sum, lane) => sum + Number(lane.matches), 0)).toBe(MATCHING + 1);
+    for (const lane of lanes) expect(Math.abs(Number(lane.matches) - (MATCHING + 1) / LANES)).toBeLessThanOrEqual(2);
+
+    const em = () => stack.service('ledger').runtime.orm.em.fork() as EntityManager;
+    const results = await Promise.all(
+      Array.from({ length: RUNNERS }, () => recategorizeHistory(em(), jobId, { batchSize: 1_000 })),
+    );
+    // each runner returns once every lane is done: the run's exact count
+    expect(results).toEqual(Array.from({ length: RUNNERS }, () => ({ updated_count: MATCHING })));
+
+    const response = await patching;
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ updated_existing_count: MATCHING, job_id: jobId });
+    expect((await tenant.api.get(`/v1/jobs/${jobId}`)).body).toMatchObject({
+      state: 'completed',
+      progress: 100,
+      result: { updated_count: MATCHING },
+    });
+    const [run] = await stack.sql<{ total: number; scanned: number; changed: number; finished_at: Date | null }>(
+      'select total, scanned, changed, finished_at from ledger.recategorization_runs where job_id = $1',
+      [jobId],
+    );
+    expect(run).toMatchObject({ total: MATCHING + 1, scanned: MATCHING + 1, changed: MATCHING });
+    expect(run.finished_at).not.toBeNull();
+    const unfinished = await stack.sql(
+      'select lane from ledger.recategorization_lanes where job_id = $1 and finished_at is null',
+      [jobId],
+    );
+    expect(unfinished).toEqual([]);
+
+    const [matching] = await stack.sql<{ total: string; recategorized: string }>(
+      `select count(*) as total, count(*) filter (where category_id = $2 and subcategory_id = $3) as recategorized
+       from ledger.transactions where user_id = $1 and merchant_name_normalized = 'mega loja' and is_expense`,
+      [tenant.userId, MORADIA, ALUGUEL],
+    );
+    expect(Number(matching.recategorized)).toBe(MATCHING + 1);
+    expect(Number(matching.total)).toBe(MATCHING + 1);
+    const othersAfter = await stack.sql(
+      `select id, category_id, subcategory_id, updated_at from ledger.transactions
+       where user_id = $1 and merchant_name_normalized is distinct from 'mega loja' order by id`,
+      [tenant.userId],
+    );
+    expect(othersAfter).toEqual(othersBefore);
+
+    // every changed row went out in exactly one event (the source in the PATCH's own), none twice; the rule's end, once
+    const [events] = await stack.sql<{ items: string; distinct_ids: string }>(
+      `select count(*) as items, count(distinct item->>'id') as distinct_ids
+       from ledger.outbox_events e, json_array_elements(e.payload->'data'->'transactions') item
+       where e.type = 'transaction.changed' and e.payload->'data'->>'change' = 'updated'
+         and e.payload->'context'->>'user_id' = $1 and item->>'category_id' = $2`,
+      [tenant.userId, MORADIA],
+    );
+    expect(Number(events.items)).toBe(MATCHING + 1);
+    expect(Number(events.distinct_ids)).toBe(MATCHING + 1);
+    const applied = await stack.sql<{ updated: number }>(
+      `select (payload->'data'->>'updated')::int as updated from ledger.outbox_events
+       where type = 'rule.applied' and payload->'data'->>'job_id' = $1`,
+      [jobId],
+    );
+    expect(applied).toEqual([{ updated: MATCHING }]);
+  }, 120_000);
+});
