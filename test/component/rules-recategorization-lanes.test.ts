@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recategorizeHistory } from '../../services/ledger/src/domain/rules/recategorize-history.ts';
 import { merchantTransaction } from '../support/merchant-transactions.ts';
-import { type Tenant, TestStack } from '../support/stack.ts';
+import { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
@@ -13,16 +13,21 @@ const RUNNERS = 4;
 
 describe('recategorization in lanes, run by several workers at once', () => {
   let stack: TestStack;
-  let tenant: Tenant;
 
   beforeAll(async () => {
     // no worker in the stack: the test runs the job itself, several times at once
     stack = await TestStack.start({ serviceEnv: { ledger: { ROLE: 'api', RECATEGORIZATION_LANES: String(LANES) } } });
-    tenant = await stack.tenant();
   });
   afterAll(() => stack?.stop());
 
-  it('when one job is run by four runners at once, then every match changes once, in one event each, with one rule.applied and an exact count', async () => {
+  const em = () => stack.service('ledger').runtime.orm.em.fork() as EntityManager;
+
+  /**
+   * A tenant with MATCHING rows of one merchant and 3,000 others, its rule, and the PATCH applying the rule to
+   * them (still waiting on its job, which no worker runs) once the job is recorded.
+   */
+  async function recordedJob() {
+    const tenant = await stack.tenant();
     const account = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
     const sourceId = await merchantTransaction(stack, tenant.api, {
       accountId: account,
@@ -49,7 +54,6 @@ describe('recategorization in lanes, run by several workers at once', () => {
        where user_id = $1 and merchant_name_normalized is distinct from 'mega loja' order by id`,
       [tenant.userId],
     );
-
     const patching = tenant.api.patch(`/v1/categorization-rules/${rule.id}`, {
       category_id: MORADIA,
       subcategory_id: ALUGUEL,
@@ -62,6 +66,20 @@ describe('recategorization in lanes, run by several workers at once', () => {
       );
       return rows[0]?.job_id;
     });
+    return { tenant, othersBefore, patching, jobId };
+  }
+
+  const recategorized = async (userId: string) => {
+    const [matching] = await stack.sql<{ total: string; recategorized: string }>(
+      `select count(*) as total, count(*) filter (where category_id = $2 and subcategory_id = $3) as recategorized
+       from ledger.transactions where user_id = $1 and merchant_name_normalized = 'mega loja' and is_expense`,
+      [userId, MORADIA, ALUGUEL],
+    );
+    return { total: Number(matching.total), recategorized: Number(matching.recategorized) };
+  };
+
+  it('when one job is run by four runners at once, then every match changes once, in one event each, with one rule.applied and an exact count', async () => {
+    const { tenant, othersBefore, patching, jobId } = await recordedJob();
 
     // the PATCH split the matches into LANES ranges of about the same count
     const lanes = await stack.sql<{ lane: number; matches: string }>(
@@ -76,7 +94,6 @@ describe('recategorization in lanes, run by several workers at once', () => {
     expect(lanes.reduce((sum, lane) => sum + Number(lane.matches), 0)).toBe(MATCHING + 1);
     for (const lane of lanes) expect(Math.abs(Number(lane.matches) - (MATCHING + 1) / LANES)).toBeLessThanOrEqual(2);
 
-    const em = () => stack.service('ledger').runtime.orm.em.fork() as EntityManager;
     const results = await Promise.all(
       Array.from({ length: RUNNERS }, () => recategorizeHistory(em(), jobId, { batchSize: 1_000 })),
     );
@@ -103,13 +120,7 @@ describe('recategorization in lanes, run by several workers at once', () => {
     );
     expect(unfinished).toEqual([]);
 
-    const [matching] = await stack.sql<{ total: string; recategorized: string }>(
-      `select count(*) as total, count(*) filter (where category_id = $2 and subcategory_id = $3) as recategorized
-       from ledger.transactions where user_id = $1 and merchant_name_normalized = 'mega loja' and is_expense`,
-      [tenant.userId, MORADIA, ALUGUEL],
-    );
-    expect(Number(matching.recategorized)).toBe(MATCHING + 1);
-    expect(Number(matching.total)).toBe(MATCHING + 1);
+    expect(await recategorized(tenant.userId)).toEqual({ total: MATCHING + 1, recategorized: MATCHING + 1 });
     const othersAfter = await stack.sql(
       `select id, category_id, subcategory_id, updated_at from ledger.transactions
        where user_id = $1 and merchant_name_normalized is distinct from 'mega loja' order by id`,
@@ -133,5 +144,44 @@ describe('recategorization in lanes, run by several workers at once', () => {
       [jobId],
     );
     expect(applied).toEqual([{ updated: MATCHING }]);
+  }, 120_000);
+
+  it('when one lane fails, then the runner fails only after the other lanes stopped, and a rerun finishes the job exactly', async () => {
+    const { tenant, patching, jobId } = await recordedJob();
+    // the database refuses to move lane 1's cursor: that lane's first batch rolls back and its walk fails
+    await stack.sql(`create function ledger.refuse_lane() returns trigger language plpgsql as $$
+      begin raise exception 'lane refused'; end $$`);
+    await stack.sql(`create trigger refuse_lane before update on ledger.recategorization_lanes for each row
+      when (new.job_id = '${jobId}' and new.lane = 1) execute function ledger.refuse_lane()`);
+    try {
+      await expect(recategorizeHistory(em(), jobId, { batchSize: 1_000 })).rejects.toThrow('lane refused');
+      // lanes 0 and 2 walked to their ends before the runner answered; lane 1 moved nothing
+      const lanes = await stack.sql<{ lane: number; finished: boolean }>(
+        `select lane, finished_at is not null as finished from ledger.recategorization_lanes
+         where job_id = $1 order by lane`,
+        [jobId],
+      );
+      expect(lanes).toEqual([
+        { lane: 0, finished: true },
+        { lane: 1, finished: false },
+        { lane: 2, finished: true },
+      ]);
+      const [job] = await stack.sql<{ state: string }>('select state from ledger.background_jobs where id = $1', [
+        jobId,
+      ]);
+      expect(job.state).toBe('active');
+    } finally {
+      await stack.sql('drop trigger refuse_lane on ledger.recategorization_lanes');
+      await stack.sql('drop function ledger.refuse_lane()');
+    }
+
+    expect(await recategorizeHistory(em(), jobId, { batchSize: 1_000 })).toEqual({ updated_count: MATCHING });
+    expect((await patching).body).toMatchObject({ updated_existing_count: MATCHING, job_id: jobId });
+    expect(await recategorized(tenant.userId)).toEqual({ total: MATCHING + 1, recategorized: MATCHING + 1 });
+    const [run] = await stack.sql<{ scanned: number; changed: number }>(
+      'select scanned, changed from ledger.recategorization_runs where job_id = $1',
+      [jobId],
+    );
+    expect(run).toEqual({ scanned: MATCHING + 1, changed: MATCHING });
   }, 120_000);
 });

@@ -96,7 +96,12 @@ export async function recategorizeHistory(
   const run = await findRun(em.fork(), jobId);
   if (!run) throw new RunNotFound(jobId);
   const lanes = await lanesOf(em.fork(), jobId);
-  await Promise.all(lanes.filter((lane) => !lane.finished_at).map((lane) => walk(em, run, lane.lane, settings)));
+  // every lane stops before the job answers, even when one fails: a retry never races a lane still walking here
+  const walks = await Promise.allSettled(
+    lanes.filter((lane) => !lane.finished_at).map((lane) => walk(em, run, lane.lane, settings)),
+  );
+  const failed = walks.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
   const finished = await findRun(em.fork(), jobId);
   return { updated_count: finished?.changed ?? run.changed };
 }
