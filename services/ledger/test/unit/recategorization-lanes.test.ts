@@ -34,8 +34,9 @@ describe('recategorization lanes', () => {
           // strictly increasing: the lanes are disjoint ranges and none is empty by construction
           for (let j = 1; j < bounds.length; j++) expect(bounds[j] > bounds[j - 1]).toBe(true);
           bounds.forEach((bound, j) => {
+            // |share / max - (j + 1) / lanes| <= 1 / (2 max), in integers
             const share = ids.indexOf(bound) + 1;
-            expect(Math.abs(share / max - (j + 1) / lanes)).toBeLessThanOrEqual(0.5 / max);
+            expect(Math.abs(2 * share * lanes - 2 * (j + 1) * max)).toBeLessThanOrEqual(lanes);
           });
         },
       ),
