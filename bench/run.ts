@@ -80,8 +80,6 @@ const hopsName = (hops: 1 | 2) =>
 interface Target {
   url: string;
   databaseUrl: string;
-  /** Runs the recategorization (it changes the data, so only the first pass does). */
-  recategorize: boolean;
   /** The processes each side of a paired scenario runs on, for its CPU per request. */
   cpu: { ours: CpuProbe; baseline: CpuProbe };
   /** Measures the bare server behind bare relays too (the production topology's pass). */
@@ -383,7 +381,7 @@ async function measure(
     );
   }
 
-  if (target.recategorize && wanted('rule')) results.push(finish(await recategorization(stack, data)));
+  if (wanted('rule')) results.push(finish(await recategorization(target, data)));
   return results;
 }
 
@@ -482,7 +480,6 @@ async function topologyPass(stack: TestStack, data: BenchData) {
     const target: Target = {
       url: topology.url,
       databaseUrl: stack.databaseUrl,
-      recategorize: false,
       // the bare server runs in this process; ours in the four services (and the wrapper)
       cpu: { ours: probeOf(topology.pids), baseline: probeOf(() => ({ 'bare server': process.pid })) },
       bareHops: true,
@@ -496,8 +493,24 @@ async function topologyPass(stack: TestStack, data: BenchData) {
   }
 }
 
-/** PATCH the company's rule with apply_to_existing and follow its job to the end. */
-async function recategorization(stack: TestStack, data: BenchData): Promise<ScenarioResult> {
+/** The category and subcategory of the seeded "Diversos" subcategory: where a rule's rows go when moved away. */
+async function diversos(databaseUrl: string): Promise<{ categoryId: string; subcategoryId: string }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select category_id from ledger.subcategories where id = $1', [DIVERSOS]);
+    return { categoryId: rows[0].category_id, subcategoryId: DIVERSOS };
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * PATCH the company's rule with apply_to_existing and follow its job to the end. Each pass moves every matched
+ * row: the first to the rule's target, the next back to "Diversos" (the rule's category tells which), and the
+ * baseline's UPDATE (rolled back) moves them the other way, so both sides change all of them.
+ */
+async function recategorization(target: Target, data: BenchData): Promise<ScenarioResult> {
   const rule = data.benchRule;
   const scenario = `Apply a rule to existing transactions`;
   const request = 'PATCH /v1/categorization-rules/{id} + GET /v1/jobs/{id}';
@@ -505,10 +518,14 @@ async function recategorization(stack: TestStack, data: BenchData): Promise<Scen
   if (missing) return missing;
   if (!rule || !data.company.profileId) return { scenario, request, skipped: 'no rule was seeded' };
   const api = data.company.api;
+  const away = await diversos(target.databaseUrl);
+  const current = await api.get(`/v1/categorization-rules/${rule.id}`);
+  const there = current.body.category_id === rule.categoryId;
+  const [to, back] = there ? [away, rule] : [rule, away];
   const started = performance.now();
   const patched = await api.patch(`/v1/categorization-rules/${rule.id}`, {
-    category_id: rule.categoryId,
-    subcategory_id: rule.subcategoryId,
+    category_id: to.categoryId,
+    subcategory_id: to.subcategoryId,
     apply_to_existing: true,
   });
   if (patched.status !== 200) throw new Error(`PATCH rule: ${patched.status} ${JSON.stringify(patched.body)}`);
@@ -526,13 +543,9 @@ async function recategorization(stack: TestStack, data: BenchData): Promise<Scen
     }
   }
   const ms = performance.now() - started;
-  const diversos = await stack.sql<{ category_id: string }>(
-    'select category_id from ledger.subcategories where id = $1',
-    [DIVERSOS],
-  );
   const raw = await timeRolledBack(
-    stack.databaseUrl,
-    recategorizeStatement(data.company.profileId, rule.merchantCnpjDigits, diversos[0].category_id, DIVERSOS),
+    target.databaseUrl,
+    recategorizeStatement(data.company.profileId, rule.merchantCnpjDigits, back.categoryId, back.subcategoryId),
   );
   return {
     scenario: `Apply a rule to ${rows.toLocaleString('en-US')} transactions`,
@@ -573,7 +586,6 @@ try {
     {
       url: stack.url,
       databaseUrl: stack.databaseUrl,
-      recategorize: true,
       cpu: { ours: inProcess, baseline: inProcess },
       bareHops: false,
     },
