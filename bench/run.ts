@@ -215,11 +215,11 @@ const skipIfMissing = (scenario: string, request: string, routes: RouteName[]): 
   return missing.length ? { scenario, request, skipped: `route ${missing.join(', ')} does not exist yet` } : null;
 };
 
-async function scenarios(stack: TestStack, target: Target, data: BenchData): Promise<ScenarioResult[]> {
+async function scenarios(target: Target, data: BenchData): Promise<ScenarioResult[]> {
   const bare = await startBaselineServer(target.databaseUrl, data.personal.userId);
   const relays = target.bareHops ? await startBareHops(bare.url) : null;
   try {
-    return await measure(stack, target, data, bare, relays);
+    return await measure(target, data, bare, relays);
   } finally {
     await relays?.stop();
     await bare.stop();
@@ -227,13 +227,7 @@ async function scenarios(stack: TestStack, target: Target, data: BenchData): Pro
 }
 
 /** Each wanted scenario through the gateway at `target`, beside its baselines (`bare`: express + pg). */
-async function measure(
-  stack: TestStack,
-  target: Target,
-  data: BenchData,
-  bare: BaselineServer,
-  relays: BareHops | null,
-) {
+async function measure(target: Target, data: BenchData, bare: BaselineServer, relays: BareHops | null) {
   const results: ScenarioResult[] = [];
   const person = data.personal;
   const month = addMonthsClamped(startOfMonth(data.today), -6);
@@ -484,7 +478,7 @@ async function topologyPass(stack: TestStack, data: BenchData) {
       cpu: { ours: probeOf(topology.pids), baseline: probeOf(() => ({ 'bare server': process.pid })) },
       bareHops: true,
     };
-    const { result, peak } = await peakRss(topology, () => scenarios(stack, target, retarget(data, topology.url)));
+    const { result, peak } = await peakRss(topology, () => scenarios(target, retarget(data, topology.url)));
     const afterPss = topology.pss();
     log(`RSS peak under load (MB): ${JSON.stringify(peak)}; PSS after the load: ${JSON.stringify(afterPss)}`);
     return { results: result, rss: { rest, peak }, pss: { rest: restPss, after_load: afterPss } };
@@ -582,7 +576,6 @@ try {
   // one process holds the whole stack and the bare server: the same probe on both sides
   const inProcess = probeOf(() => ({ 'bench process': process.pid }));
   const results = await scenarios(
-    stack,
     {
       url: stack.url,
       databaseUrl: stack.databaseUrl,
