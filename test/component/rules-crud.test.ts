@@ -1,5 +1,5 @@
 import type { ApiClient } from '../support/api-client.ts';
-import { categoriesOf, merchantTransaction } from '../support/merchant-transactions.ts';
+import { categoriesOf, merchantNameRule, merchantTransaction } from '../support/merchant-transactions.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 
 // Until imports land in a test here, merchant data is set with SQL on transactions made through the API
@@ -138,13 +138,7 @@ describe('categorization rules through the gateway', () => {
 
   it('when a rule is patched with apply_to_existing, then exactly the matching history is recategorized', async () => {
     const sourceId = await source('Posto Shell', '11.111.111/0001-11');
-    const rule = (
-      await tenant.api.post('/v1/categorization-rules', {
-        source_transaction_id: sourceId,
-        category_id: ALIMENTACAO,
-        match_fields: ['merchant_name'],
-      })
-    ).body.rule;
+    const rule = await merchantNameRule(tenant.api, sourceId, ALIMENTACAO);
     expect(rule.match_fields).toEqual(['merchant_name']);
     const matching = [
       await source('posto shell'),

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { categoriesOf, merchantTransaction } from '../support/merchant-transactions.ts';
+import { categoriesOf, megaLojaRule, recordedJobOf } from '../support/merchant-transactions.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -58,19 +58,7 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
     (await stack.sql<JobRow>('select state, progress, result from ledger.background_jobs where id = $1', [id]))[0];
 
   it('when the worker is killed between 1 and 99 %, then a new one finishes with every match recategorized once and an exact count', async () => {
-    const account = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
-    const sourceId = await merchantTransaction(stack, tenant.api, {
-      accountId: account,
-      merchantName: 'Mega Loja',
-      merchantCnpj: '55.555.555/0001-55',
-    });
-    const rule = (
-      await tenant.api.post('/v1/categorization-rules', {
-        source_transaction_id: sourceId,
-        category_id: ALIMENTACAO,
-        match_fields: ['merchant_name'],
-      })
-    ).body.rule;
+    const { accountId: account, sourceId, rule } = await megaLojaRule(stack, tenant, ALIMENTACAO);
 
     // one statement each: the matching history (spelled several ways) and rows that must not change
     await stack.sql(
@@ -101,17 +89,7 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
       subcategory_id: ALUGUEL,
       apply_to_existing: true,
     });
-    const jobId = await waitFor(
-      async () => {
-        const rows = await stack.sql<{ job_id: string }>(
-          'select job_id from ledger.recategorization_runs where rule_id = $1',
-          [rule.id],
-        );
-        return rows[0]?.job_id;
-      },
-      10_000,
-      10,
-    );
+    const jobId = await recordedJobOf(stack, rule.id);
 
     const atKill = await waitFor(
       async () => {

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recategorizeHistory } from '../../services/ledger/src/domain/rules/recategorize-history.ts';
-import { merchantTransaction } from '../support/merchant-transactions.ts';
+import { megaLojaRule, recordedJobOf } from '../support/merchant-transactions.ts';
 import { TestStack } from '../support/stack.ts';
-import { waitFor } from '../support/wait-for.ts';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
 const MORADIA = 'c0000000-0000-4000-8000-000000000002';
@@ -28,19 +27,7 @@ describe('recategorization in lanes, run by several workers at once', () => {
    */
   async function recordedJob() {
     const tenant = await stack.tenant();
-    const account = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
-    const sourceId = await merchantTransaction(stack, tenant.api, {
-      accountId: account,
-      merchantName: 'Mega Loja',
-      merchantCnpj: '55.555.555/0001-55',
-    });
-    const rule = (
-      await tenant.api.post('/v1/categorization-rules', {
-        source_transaction_id: sourceId,
-        category_id: ALIMENTACAO,
-        match_fields: ['merchant_name'],
-      })
-    ).body.rule;
+    const { accountId: account, rule } = await megaLojaRule(stack, tenant, ALIMENTACAO);
     await stack.sql(
       `insert into ledger.transactions (id, user_id, profile_id, amount, date, title, is_expense, paid, type, installments,
          currency, account_id, merchant_name, created_at, updated_at)
@@ -59,13 +46,7 @@ describe('recategorization in lanes, run by several workers at once', () => {
       subcategory_id: ALUGUEL,
       apply_to_existing: true,
     });
-    const jobId = await waitFor(async () => {
-      const rows = await stack.sql<{ job_id: string }>(
-        'select job_id from ledger.recategorization_runs where rule_id = $1',
-        [rule.id],
-      );
-      return rows[0]?.job_id;
-    });
+    const jobId = await recordedJobOf(stack, rule.id);
     return { tenant, othersBefore, patching, jobId };
   }
 

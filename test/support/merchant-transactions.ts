@@ -1,5 +1,6 @@
 import type { ApiClient } from './api-client.ts';
-import type { TestStack } from './stack.ts';
+import type { Tenant, TestStack } from './stack.ts';
+import { waitFor } from './wait-for.ts';
 
 export interface MerchantTransactionInput {
   accountId: string;
@@ -50,3 +51,40 @@ export async function categoriesOf(
     rows.map((row) => [row.id, { category_id: row.category_id, subcategory_id: row.subcategory_id }]),
   );
 }
+
+/** A rule made from `sourceId`, matching on the merchant's name and putting its matches in `categoryId`. */
+export async function merchantNameRule(api: ApiClient, sourceId: string, categoryId: string) {
+  const response = await api.post('/v1/categorization-rules', {
+    source_transaction_id: sourceId,
+    category_id: categoryId,
+    match_fields: ['merchant_name'],
+  });
+  if (response.status !== 201) throw new Error(`rule not created: ${JSON.stringify(response.body)}`);
+  return response.body.rule;
+}
+
+/** A tenant's account with one "Mega Loja" purchase and a rule on that name putting it in `categoryId`. */
+export async function megaLojaRule(stack: TestStack, tenant: Tenant, categoryId: string) {
+  const accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id as string;
+  const sourceId = await merchantTransaction(stack, tenant.api, {
+    accountId,
+    merchantName: 'Mega Loja',
+    merchantCnpj: '55.555.555/0001-55',
+  });
+  const rule = await merchantNameRule(tenant.api, sourceId, categoryId);
+  return { accountId, sourceId, rule };
+}
+
+/** The job an apply_to_existing of the rule recorded, once its run is committed. */
+export const recordedJobOf = (stack: TestStack, ruleId: string): Promise<string> =>
+  waitFor(
+    async () => {
+      const rows = await stack.sql<{ job_id: string }>(
+        'select job_id from ledger.recategorization_runs where rule_id = $1',
+        [ruleId],
+      );
+      return rows[0]?.job_id;
+    },
+    10_000,
+    10,
+  );
