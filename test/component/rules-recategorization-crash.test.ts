@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { categoriesOf, megaLojaRule, recordedJobOf } from '../support/merchant-transactions.ts';
+import { categoriesOf, megaLojaRule, recategorizedInEvents, recordedJobOf } from '../support/merchant-transactions.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -156,14 +156,9 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
     expect(othersAfter).toEqual(othersBefore);
 
     // every changed row went out in exactly one batch event, none twice across the crash
-    const [events] = await stack.sql<{ items: string; distinct_ids: string }>(
-      `select count(*) as items, count(distinct item->>'id') as distinct_ids
-       from ledger.outbox_events e, json_array_elements(e.payload->'data'->'transactions') item
-       where e.type = 'transaction.changed' and e.payload->'data'->>'change' = 'updated'
-         and e.payload->'context'->>'user_id' = $1 and item->>'category_id' = $2`,
-      [tenant.userId, MORADIA],
-    );
-    expect(Number(events.items)).toBe(MATCHING + 1);
-    expect(Number(events.distinct_ids)).toBe(MATCHING + 1);
+    expect(await recategorizedInEvents(stack, tenant.userId, MORADIA)).toEqual({
+      items: MATCHING + 1,
+      distinctIds: MATCHING + 1,
+    });
   }, 240_000);
 });

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recategorizeHistory } from '../../services/ledger/src/domain/rules/recategorize-history.ts';
-import { megaLojaRule, recordedJobOf } from '../support/merchant-transactions.ts';
+import { megaLojaRule, recategorizedInEvents, recordedJobOf } from '../support/merchant-transactions.ts';
 import { TestStack } from '../support/stack.ts';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
@@ -110,15 +110,10 @@ describe('recategorization in lanes, run by several workers at once', () => {
     expect(othersAfter).toEqual(othersBefore);
 
     // every changed row went out in exactly one event (the source in the PATCH's own), none twice; the rule's end, once
-    const [events] = await stack.sql<{ items: string; distinct_ids: string }>(
-      `select count(*) as items, count(distinct item->>'id') as distinct_ids
-       from ledger.outbox_events e, json_array_elements(e.payload->'data'->'transactions') item
-       where e.type = 'transaction.changed' and e.payload->'data'->>'change' = 'updated'
-         and e.payload->'context'->>'user_id' = $1 and item->>'category_id' = $2`,
-      [tenant.userId, MORADIA],
-    );
-    expect(Number(events.items)).toBe(MATCHING + 1);
-    expect(Number(events.distinct_ids)).toBe(MATCHING + 1);
+    expect(await recategorizedInEvents(stack, tenant.userId, MORADIA)).toEqual({
+      items: MATCHING + 1,
+      distinctIds: MATCHING + 1,
+    });
     const applied = await stack.sql<{ updated: number }>(
       `select (payload->'data'->>'updated')::int as updated from ledger.outbox_events
        where type = 'rule.applied' and payload->'data'->>'job_id' = $1`,

@@ -88,3 +88,18 @@ export const recordedJobOf = (stack: TestStack, ruleId: string): Promise<string>
     10_000,
     10,
   );
+
+/**
+ * Items of the context's `transaction.changed` (updated) events that put a row in `categoryId`, and how many
+ * distinct rows they name: equal when no row went out twice.
+ */
+export async function recategorizedInEvents(stack: TestStack, userId: string, categoryId: string) {
+  const [events] = await stack.sql<{ items: string; distinct_ids: string }>(
+    `select count(*) as items, count(distinct item->>'id') as distinct_ids
+     from ledger.outbox_events e, json_array_elements(e.payload->'data'->'transactions') item
+     where e.type = 'transaction.changed' and e.payload->'data'->>'change' = 'updated'
+       and e.payload->'context'->>'user_id' = $1 and item->>'category_id' = $2`,
+    [userId, categoryId],
+  );
+  return { items: Number(events.items), distinctIds: Number(events.distinct_ids) };
+}
