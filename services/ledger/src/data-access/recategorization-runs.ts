@@ -209,13 +209,15 @@ export async function countRuleMatches(
 ): Promise<{ total: number; to_change: number; bounds: string[] }> {
   const match = matchSql(ctx, rule);
   const fractions = Array.from({ length: lanes - 1 }, (_, k) => (k + 1) / lanes);
+  // the quantiles sort the matches' ids: only when there is more than one lane to split them into
+  const bounds = lanes > 1 ? 'percentile_disc(?::float8[]) within group (order by t.id)' : 'null::uuid[]';
   const [counts] = await runSql<{ total: number; to_change: number; bounds: string[] | null }>(
     em,
     `select count(*)::int as total,
        count(*) filter (where t.category_id is distinct from ? or t.subcategory_id is distinct from ?)::int as to_change,
-       percentile_disc(?::float8[]) within group (order by t.id) as bounds
+       ${bounds} as bounds
      from transactions t where ${match.sql}`,
-    [rule.category_id, rule.subcategory_id, `{${fractions.join(',')}}`, ...match.params],
+    [rule.category_id, rule.subcategory_id, ...(lanes > 1 ? [`{${fractions.join(',')}}`] : []), ...match.params],
   );
   return { total: counts.total, to_change: counts.to_change, bounds: [...new Set(counts.bounds ?? [])] };
 }
