@@ -12,6 +12,7 @@ import {
   lockBackgroundJob,
   updateBackgroundJobRow,
 } from '../../data-access/background-job-repository.ts';
+import { nextPollMs } from './poll-interval.ts';
 
 export type BackgroundJobState = 'waiting' | 'active' | 'completed' | 'failed';
 
@@ -37,8 +38,6 @@ interface JobRow {
   created_at: Date;
   finished_at: Date | null;
 }
-
-const POLL_MS = 100;
 
 const view = (row: JobRow): BackgroundJob => ({
   id: row.id,
@@ -109,17 +108,19 @@ export async function getBackgroundJob(em: EntityManager, ctx: CallerContext, id
 
 const finished = (job: BackgroundJob) => job.state === 'completed' || job.state === 'failed';
 
-/** Polls until the job finishes or the time is up, and answers the job as it then is. */
+/** Polls until the job finishes or the time is up (sooner as its progress nears the end), and answers the job as it then is. */
 export async function waitForBackgroundJob(
   em: EntityManager,
   ctx: CallerContext,
   id: string,
   timeoutMs: number,
 ): Promise<BackgroundJob> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let job = await getBackgroundJob(em, ctx, id);
   while (!finished(job) && Date.now() < deadline) {
-    await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
+    const pause = nextPollMs(job.progress, Date.now() - started);
+    await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
     job = await getBackgroundJob(em.fork(), ctx, id);
   }
   return job;
