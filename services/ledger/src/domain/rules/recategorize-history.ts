@@ -103,5 +103,6 @@ export async function recategorizeHistory(
   const failed = walks.find((outcome) => outcome.status === 'rejected');
   if (failed) throw failed.reason;
   const finished = await findRun(em.fork(), jobId);
-  return { updated_count: finished?.changed ?? run.changed };
+  if (!finished) throw new RunNotFound(jobId);
+  return { updated_count: finished.changed };
 }
