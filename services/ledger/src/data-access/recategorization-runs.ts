@@ -64,21 +64,12 @@ export async function lanesOf(em: EntityManager, jobId: string): Promise<LaneRow
 
 /** Lane k covers the ids after bound k - 1 (the first: all) up to bound k (the last: no bound). */
 export async function insertLanes(em: EntityManager, jobId: string, bounds: readonly string[]): Promise<void> {
-  const lanes = Array.from({ length: bounds.length + 1 }, (_, lane) => ({
-    lane,
-    cursor_id: lane === 0 ? null : bounds[lane - 1],
-    upper_id: bounds[lane] ?? null,
-  }));
+  const literal = (ids: ReadonlyArray<string | null>) => `{${ids.map((id) => id ?? 'NULL').join(',')}}`;
   await runSql(
     em,
     `insert into recategorization_lanes (job_id, lane, cursor_id, upper_id)
-     select ?, lane, cursor_id, upper_id from unnest(?::int[], ?::uuid[], ?::uuid[]) as l(lane, cursor_id, upper_id)`,
-    [
-      jobId,
-      `{${lanes.map((l) => l.lane).join(',')}}`,
-      `{${lanes.map((l) => l.cursor_id ?? 'NULL').join(',')}}`,
-      `{${lanes.map((l) => l.upper_id ?? 'NULL').join(',')}}`,
-    ],
+     select ?, l.n - 1, l.cursor_id, l.upper_id from unnest(?::uuid[], ?::uuid[]) with ordinality as l(cursor_id, upper_id, n)`,
+    [jobId, literal([null, ...bounds]), literal([...bounds, null])],
   );
 }
 
