@@ -18,6 +18,21 @@ const percentile = (sorted: number[], p: number) =>
 
 export type Statement = { text: string; values: unknown[] };
 
+/** One statement on a connection of its own, closed after: the bench's reads of the data it seeded. */
+export async function queryOnce<T extends pg.QueryResultRow>(
+  databaseUrl: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * The raw SQL baseline: `connections` pg clients run the statement (or the statements, one after the other,
  * as one request) back to back for `seconds`, as
@@ -132,19 +147,14 @@ export const summaryStatementOf = (userId: string, from: string, to: string, ope
 
 /** The bills open on a day (the first closing on or after it, per card), as the summary's baseline takes them. */
 export async function openBillIds(databaseUrl: string, userId: string, day: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ id: string }>(
-      `select distinct on (credit_card_id) id from billing.bills
-        where user_id = $1 and profile_id is null and closing_date >= $2::date
-        order by credit_card_id, closing_date`,
-      [userId, day],
-    );
-    return rows.map((row) => row.id);
-  } finally {
-    await client.end();
-  }
+  const rows = await queryOnce<{ id: string }>(
+    databaseUrl,
+    `select distinct on (credit_card_id) id from billing.bills
+      where user_id = $1 and profile_id is null and closing_date >= $2::date
+      order by credit_card_id, closing_date`,
+    [userId, day],
+  );
+  return rows.map((row) => row.id);
 }
 
 /** The bulk recategorization as one UPDATE of the matched rows (no batches, no events, no job). */

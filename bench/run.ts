@@ -13,6 +13,7 @@ import {
   billStatements,
   listStatement,
   openBillIds,
+  queryOnce,
   recategorizeStatement,
   type Statement,
   sqlLoad,
@@ -381,17 +382,12 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
 
 /** The bills whose totals the show-bill answer reads: the card's bills not yet carried, and the bill itself. */
 async function unrolledBills(databaseUrl: string, cardId: string, billId: string): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      'select id from billing.bills where credit_card_id = $1 and (rolled_over_at is null or id = $2)',
-      [cardId, billId],
-    );
-    return rows.map((row: { id: string }) => row.id);
-  } finally {
-    await client.end();
-  }
+  const rows = await queryOnce<{ id: string }>(
+    databaseUrl,
+    'select id from billing.bills where credit_card_id = $1 and (rolled_over_at is null or id = $2)',
+    [cardId, billId],
+  );
+  return rows.map((row) => row.id);
 }
 
 /** Waits (up to 60 s) until insights has applied every `transaction.changed` event written since `since`. */
@@ -422,23 +418,18 @@ async function eventsDrained(databaseUrl: string, since: Date): Promise<void> {
  */
 async function eventLag(databaseUrl: string, since: Date) {
   await eventsDrained(databaseUrl, since);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query(
-      `select count(*)::int as events,
-              percentile_cont(0.5) within group (order by lag) as p50,
-              percentile_cont(0.99) within group (order by lag) as p99
-         from (select extract(epoch from p.processed_at - o.created_at) * 1000 as lag
-                 from ledger.outbox_events o
-                 join insights.processed_events p on p.event_id = o.id
-                where o.type = 'transaction.changed' and o.created_at >= $1) lags`,
-      [since],
-    );
-    return { events: rows[0].events, p50: Math.round(Number(rows[0].p50)), p99: Math.round(Number(rows[0].p99)) };
-  } finally {
-    await client.end();
-  }
+  const [lags] = await queryOnce<{ events: number; p50: string; p99: string }>(
+    databaseUrl,
+    `select count(*)::int as events,
+            percentile_cont(0.5) within group (order by lag) as p50,
+            percentile_cont(0.99) within group (order by lag) as p99
+       from (select extract(epoch from p.processed_at - o.created_at) * 1000 as lag
+               from ledger.outbox_events o
+               join insights.processed_events p on p.event_id = o.id
+              where o.type = 'transaction.changed' and o.created_at >= $1) lags`,
+    [since],
+  );
+  return { events: lags.events, p50: Math.round(Number(lags.p50)), p99: Math.round(Number(lags.p99)) };
 }
 
 /** Clients of the seeded keys, pointed at another gateway. */
@@ -489,14 +480,12 @@ async function topologyPass(stack: TestStack, data: BenchData) {
 
 /** The category and subcategory of the seeded "Diversos" subcategory: where a rule's rows go when moved away. */
 async function diversos(databaseUrl: string): Promise<{ categoryId: string; subcategoryId: string }> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query('select category_id from ledger.subcategories where id = $1', [DIVERSOS]);
-    return { categoryId: rows[0].category_id, subcategoryId: DIVERSOS };
-  } finally {
-    await client.end();
-  }
+  const [row] = await queryOnce<{ category_id: string }>(
+    databaseUrl,
+    'select category_id from ledger.subcategories where id = $1',
+    [DIVERSOS],
+  );
+  return { categoryId: row.category_id, subcategoryId: DIVERSOS };
 }
 
 /**
