@@ -2,7 +2,8 @@
 #
 # One image for every service of finance-api. Node 24 runs the TypeScript
 # sources directly (type stripping), so there is no compile step: the image
-# holds the sources plus production node_modules.
+# holds the sources plus production node_modules, and Node's compile cache of
+# them (filled at build time, so no service strips types as it starts).
 #
 #   docker build -t finance-api .
 #   docker run finance-api                                   # gateway (default)
@@ -71,7 +72,14 @@ COPY --from=build --chown=root:root /app/scripts ./scripts
 # Sources are owned by root and read-only for the app user; the process
 # writes nothing to disk (logs go to stdout), so the root filesystem can be
 # mounted read-only in Kubernetes.
+# Node's compile cache, filled here as the app user (the cache is per user):
+# every service finds its type-stripped sources and V8's code in it, so none
+# loads the TypeScript stripper (about 20 MB less per process) and each starts
+# faster. At run time it is only read; a source it lacks is compiled as before.
+ENV NODE_COMPILE_CACHE=/app/.cache/node-compile-cache
+RUN mkdir -p /app/.cache && chown node:node /app/.cache
 USER node
+RUN node scripts/warm-compile-cache.ts
 EXPOSE 8080
 # Liveness of whichever service runs (PORT): /healthz answers while the process serves, whatever the
 # state of PostgreSQL or Redis (readiness is /readyz, which compose and Kubernetes probe themselves).

@@ -6,8 +6,8 @@
 #      `npm ci`: same lock file),
 #   3. the prod-deps stage's `npm ci --omit=dev --ignore-scripts`, offline from the npm cache,
 #   4. the runtime stage's tree (production node_modules + shared, services, scripts) started with
-#      NODE_ENV=production: migrations, then the four services, each must answer /healthz; SIGTERM
-#      must stop each with exit code 0.
+#      NODE_ENV=production: migrations, the compile cache filled, then the four services, each must
+#      answer /healthz without stripping a TypeScript source; SIGTERM must stop each with exit code 0.
 # Prints the size of the production dependencies. Needs `npm ci` to have run, PostgreSQL and Redis.
 set -euo pipefail
 
@@ -91,13 +91,17 @@ drop_db() {
 trap 'drop_db; cleanup' EXIT
 (cd "$PROD" && "$NODE" scripts/migrate.ts >/dev/null)
 echo "migrations OK"
+# the runtime stage fills Node's compile cache; every service must then start without stripping a source
+export NODE_COMPILE_CACHE="$PROD/.cache/node-compile-cache"
+(cd "$PROD" && "$NODE" scripts/warm-compile-cache.ts)
 declare -A PORTS
 for svc in ledger billing insights gateway; do PORTS[$svc]="$(free_port)"; done
 export LEDGER_URL="http://127.0.0.1:${PORTS[ledger]}" BILLING_URL="http://127.0.0.1:${PORTS[billing]}" \
   INSIGHTS_URL="http://127.0.0.1:${PORTS[insights]}"
 declare -A PID_OF
 for svc in ledger billing insights gateway; do
-  (cd "$PROD" && PORT="${PORTS[$svc]}" exec "$NODE" "services/$svc/src/main.ts") &
+  (cd "$PROD" && PORT="${PORTS[$svc]}" NODE_DEBUG_NATIVE=COMPILE_CACHE exec "$NODE" "services/$svc/src/main.ts" \
+    2>"$TMP/$svc.trace") &
   PID_OF[$svc]=$!
   PIDS+=("$!")
 done
@@ -110,6 +114,11 @@ for svc in ledger billing insights gateway; do
   done
   [[ -n "$ok" ]] || die "$svc did not answer /healthz"
   echo "$svc answers /healthz"
+  if grep -q 'no transpile cache for StrippedTypeScript' "$TMP/$svc.trace"; then
+    grep 'no transpile cache for StrippedTypeScript' "$TMP/$svc.trace" >&2
+    die "$svc stripped TypeScript sources the image's compile cache should hold (scripts/compile-cache.ts)"
+  fi
+  echo "$svc started from the compile cache"
 done
 for svc in gateway ledger billing insights; do
   kill -TERM "${PID_OF[$svc]}"

@@ -1,13 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   DEFAULT_DATABASE_URL,
   DEFAULT_REDIS_URL,
   testDatabaseName,
   withDatabase,
 } from '@finance/shared/testing/servers';
+import { readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
 import { deleteRedisKeys } from '../support/redis-keys.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -28,12 +31,13 @@ const groupAlive = (pgid: number): boolean => {
   }
 };
 
-/** The pid of the process of the group running a service's main.ts, if one runs. */
+/** The pid of the process of the group running a service's main.ts (or another script), if one runs. */
 const servicePid = (pgid: number, service: string): number | null => {
+  const script = service.endsWith('.ts') ? service : `services/${service}/src/main.ts`;
   const lines = execFileSync('ps', ['-eo', 'pid=,pgid=,args=']).toString().split('\n');
   for (const line of lines) {
     const [pid, group, ...args] = line.trim().split(/\s+/);
-    if (Number(group) === pgid && args.join(' ').includes(`services/${service}/src/main.ts`)) return Number(pid);
+    if (Number(group) === pgid && args.join(' ').includes(script)) return Number(pid);
   }
   return null;
 };
@@ -94,6 +98,32 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     }
     process.kill(pgid, 'SIGTERM');
     await waitFor(async () => !groupAlive(pgid), 25_000);
+  }, 70_000);
+
+  it('when the compile cache is empty, then the first start strips each source once: the supervisor restarts warm and every service reads its sources from the cache', async () => {
+    const stderr: string[] = [];
+    const cache = mkdtempSync(join(tmpdir(), 'finance-compile-cache-'));
+    try {
+      const { pgid } = await startGroup(stderr, { NODE_COMPILE_CACHE: cache, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+      // the supervisor running is the copy it replaced itself with; the services do not inherit the mark
+      const environ = (script: string) => readFileSync(`/proc/${servicePid(pgid, script)}/environ`, 'utf8').split('\0');
+      expect(environ('scripts/start.ts')).toContain('FINANCE_START_WARM_COPY=1');
+      for (const service of ['ledger', 'billing', 'insights', 'gateway'])
+        expect(environ(service).some((entry) => entry.startsWith('FINANCE_START_WARM_COPY'))).toBe(false);
+      process.kill(pgid, 'SIGTERM');
+      await waitFor(async () => !groupAlive(pgid), 25_000);
+      const trace = stderr.join('');
+      // the cold supervisor stripped its own sources; its warm copy, the prepare step and the services did not
+      // strip any source a second time
+      const stripped = strippedSources(trace);
+      expect(stripped).toContain(new URL('../../scripts/start.ts', import.meta.url).href);
+      expect(stripped.filter((source, at) => stripped.indexOf(source) !== at)).toEqual([]);
+      expect(readFromCache(trace, 'scripts/start.ts')).toBe(true);
+      for (const service of ['ledger', 'billing', 'insights', 'gateway'])
+        expect(readFromCache(trace, `services/${service}/src/main.ts`)).toBe(true);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   }, 70_000);
 
   it('when the configuration is invalid, then npm start exits 1 at once, naming the bad setting', async () => {

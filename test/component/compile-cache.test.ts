@@ -1,0 +1,93 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ensureDatabase } from '@finance/shared/db/ensure-database';
+import {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_REDIS_URL,
+  testDatabaseName,
+  withDatabase,
+} from '@finance/shared/testing/servers';
+import { readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
+import { deleteRedisKeys } from '../support/redis-keys.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+const run = promisify(execFile);
+const NODE = process.execPath;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+describe('the compile cache filled before the services start (issue 13: memory)', () => {
+  const suffix = randomBytes(6).toString('hex');
+  const cache = mkdtempSync(join(tmpdir(), 'finance-compile-cache-'));
+  const databaseUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, testDatabaseName(suffix));
+  const started: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const child of started) child.kill('SIGKILL');
+    rmSync(cache, { recursive: true, force: true });
+    await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `c${suffix}:*`);
+  });
+
+  it('when scripts/warm-compile-cache.ts has run, then no service strips a TypeScript source as it starts', async () => {
+    const warmed = await run(NODE, ['scripts/warm-compile-cache.ts'], {
+      env: { ...process.env, NODE_COMPILE_CACHE: cache },
+    });
+    expect(warmed.stdout).toContain(`compile cache filled: ${cache}`);
+    await ensureDatabase(databaseUrl);
+
+    const [ledger, billing, insights, gateway] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const ports = { ledger, billing, insights, gateway };
+    const traces = await Promise.all(
+      Object.entries(ports).map(async ([service, port]) => {
+        const child = spawn(NODE, [`services/${service}/src/main.ts`], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: {
+            ...process.env,
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'silent',
+            NODE_COMPILE_CACHE: cache,
+            NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+            DATABASE_URL: databaseUrl,
+            QUEUE_PREFIX: `c${suffix}`,
+            PORT: String(port),
+            LEDGER_URL: `http://127.0.0.1:${ledger}`,
+            BILLING_URL: `http://127.0.0.1:${billing}`,
+            INSIGHTS_URL: `http://127.0.0.1:${insights}`,
+          },
+        });
+        started.push(child);
+        const trace: string[] = [];
+        child.stderr?.on('data', (chunk: Buffer) => trace.push(chunk.toString()));
+        await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 30_000);
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+        return { service, trace: trace.join('') };
+      }),
+    );
+
+    for (const { service, trace } of traces) {
+      expect({ service, stripped: strippedSources(trace) }).toEqual({ service, stripped: [] });
+      // the trace is on: the service read its entry point from the cache
+      expect(readFromCache(trace, `services/${service}/src/main.ts`)).toBe(true);
+    }
+  }, 90_000);
+
+  it('when the compile cache is off, then scripts/warm-compile-cache.ts exits 1 saying so', async () => {
+    const { NODE_COMPILE_CACHE: _cache, ...env } = process.env;
+    const failed = await run(NODE, ['scripts/warm-compile-cache.ts'], { env }).catch(
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('NODE_COMPILE_CACHE is not set') });
+  }, 30_000);
+});
