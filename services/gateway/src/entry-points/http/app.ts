@@ -14,7 +14,6 @@ import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
 import { idempotent } from './idempotency.ts';
-import { API_VERSION, buildOpenApi } from './openapi.ts';
 import { proxyTo } from './proxy.ts';
 import { rateLimitPerKey } from './rate-limit.ts';
 import { requireAdmin } from './require-admin.ts';
@@ -45,8 +44,9 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     billing: config.BILLING_URL,
     insights: config.INSIGHTS_URL,
   };
-  // built on first read, then kept as its JSON text: no start-up cost (≈0.2 s) nor the document in every heap
-  let openapiJson: string | undefined;
+  // built on first read, then kept as its JSON text: no start-up cost (≈0.2 s), nor the document and its
+  // builder (joi-to-json, lodash) in the heap of a gateway nobody asks for it
+  let openapiJson: Promise<string> | undefined;
   // one outage log per service: its first unreachable call and its return each log one line
   const outages = {
     ledger: new OutageLog(deps.logger, 'ledger'),
@@ -66,9 +66,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       await pingDatabase(orm);
     },
     mount: (app) => {
-      app.get('/openapi.json', (_req, res) => {
-        openapiJson ??= JSON.stringify(buildOpenApi(routes, API_VERSION));
-        res.set('Content-Type', 'application/json').send(openapiJson);
+      app.get('/openapi.json', async (_req, res) => {
+        openapiJson ??= import('./openapi.ts').then(({ API_VERSION, buildOpenApi }) =>
+          JSON.stringify(buildOpenApi(routes, API_VERSION)),
+        );
+        res.set('Content-Type', 'application/json').send(await openapiJson);
       });
       app.use(docsRouter());
       if (deps.adminRouter) app.use('/admin', deps.adminRouter);
