@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,19 +12,12 @@ import {
   withDatabase,
 } from '@finance/shared/testing/servers';
 import { readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
+import { freePort } from '../support/free-port.ts';
 import { deleteRedisKeys } from '../support/redis-keys.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const run = promisify(execFile);
 const NODE = process.execPath;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the compile cache filled before the services start (issue 13: memory)', () => {
   const suffix = randomBytes(6).toString('hex');

@@ -3,8 +3,8 @@ import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-cont
 import { pino } from 'pino';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import { startGateway } from '../../services/gateway/src/start-gateway.ts';
+import { freePort } from '../support/free-port.ts';
 import { DisposablePostgres } from '../support/postgres-server.ts';
-import { freePort } from '../support/redis-server.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { DisposableRedis, freePort } from '../support/redis-server.ts';
+import { freePort } from '../support/free-port.ts';
+import { DisposableRedis } from '../support/redis-server.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 

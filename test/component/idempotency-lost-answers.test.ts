@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KEY_ANSWER_LOST, KEY_IN_FLIGHT } from '@finance/shared/db/idempotency-records';
 import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
 import { PAYMENT_IN_PROGRESS } from '../../services/billing/src/domain/bills/pay-bill.ts';
-import { DisposableRedis, freePort } from '../support/redis-server.ts';
+import { freePort } from '../support/free-port.ts';
+import { DisposableRedis } from '../support/redis-server.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 

@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -11,16 +10,9 @@ import {
   withDatabase,
 } from '@finance/shared/testing/servers';
 import { readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
+import { freePort } from '../support/free-port.ts';
 import { deleteRedisKeys } from '../support/redis-keys.ts';
 import { waitFor } from '../support/wait-for.ts';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const groupAlive = (pgid: number): boolean => {
   try {

@@ -1,7 +1,8 @@
 import { OutboxRelay } from '@finance/shared/queue/outbox';
 import { Redis } from 'ioredis';
+import { freePort } from '../support/free-port.ts';
 import { merchantTransaction } from '../support/merchant-transactions.ts';
-import { DisposableRedis, freePort } from '../support/redis-server.ts';
+import { DisposableRedis } from '../support/redis-server.ts';
 import { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 

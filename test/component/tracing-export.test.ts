@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
-import { freePort } from '../support/redis-server.ts';
+import { freePort } from '../support/free-port.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 

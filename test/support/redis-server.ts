@@ -1,18 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { redisAnswers } from '@finance/shared/testing/servers';
 import { waitFor } from './wait-for.ts';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A private redis-server this test can stop and start again on the same port. */
 export class DisposableRedis {
