@@ -1,5 +1,6 @@
 import { flushCompileCache, getCompileCacheDir, registerHooks } from 'node:module';
 
+/** What every service's main.ts imports from the shared package. */
 const SHARED_STARTUP = [
   '@finance/shared/logger',
   '@finance/shared/service/run-main',
@@ -10,7 +11,7 @@ const SHARED_STARTUP = [
  * What each service's main.ts imports besides the shared modules above, statically or once its telemetry
  * runs, and what a service imports later (the gateway's OpenAPI builder, on the first read of the document).
  */
-export const SERVICE_MODULES = {
+const SERVICE_MODULES = {
   ledger: ['config.ts', 'ledger-service.ts'],
   billing: ['config.ts', 'billing-service.ts'],
   insights: ['config.ts', 'insights-service.ts'],
