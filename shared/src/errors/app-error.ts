@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../http/node-http.ts';
 
 export interface FieldError {
   field: string;

@@ -1,5 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { createServer } from './node-http.ts';
 
 export function listen(app: Express, port: number): Promise<Server> {
   // update-many takes up to 500 ids in the query string (~19 KB), above Node's 16 KB default

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { request as httpRequest } from '@finance/shared/http/node-http';
 import { isPublicAddress, TARGET_REFUSED } from '../domain/webhooks/target-address.ts';
 
 export interface SendOutcome {

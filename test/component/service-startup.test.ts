@@ -17,9 +17,10 @@ import { deleteRedisKeys } from '../support/redis-keys.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const run = promisify(execFile);
+const REPORT_INTERNAL_DEPS = new URL('../support/report-internal-deps.mjs', import.meta.url).href;
 const NODE = process.execPath;
 
-describe('the compile cache filled before the services start (issue 13: memory)', () => {
+describe('what a service loads as it starts (issue 13: memory)', () => {
   const suffix = randomBytes(6).toString('hex');
   const cache = mkdtempSync(join(tmpdir(), 'finance-compile-cache-'));
   const databaseUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, testDatabaseName(suffix));
@@ -30,7 +31,7 @@ describe('the compile cache filled before the services start (issue 13: memory)'
     await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `c${suffix}:*`);
   });
 
-  it('when scripts/warm-compile-cache.ts has run, then no service strips a TypeScript source as it starts (nor the gateway as it builds its OpenAPI document)', async () => {
+  it("when scripts/warm-compile-cache.ts has run, then no service strips a TypeScript source as it starts (nor the gateway as it builds its OpenAPI document), and none loads Node's bundled undici", async () => {
     const warmed = await run(NODE, ['scripts/warm-compile-cache.ts'], {
       env: { ...process.env, NODE_COMPILE_CACHE: cache },
     });
@@ -49,6 +50,7 @@ describe('the compile cache filled before the services start (issue 13: memory)'
             LOG_LEVEL: 'silent',
             NODE_COMPILE_CACHE: cache,
             NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+            NODE_OPTIONS: `--import ${REPORT_INTERNAL_DEPS}`,
             DATABASE_URL: databaseUrl,
             QUEUE_PREFIX: `c${suffix}`,
             PORT: String(port),
@@ -74,6 +76,10 @@ describe('the compile cache filled before the services start (issue 13: memory)'
       expect({ service, stripped: strippedSources(trace) }).toEqual({ service, stripped: [] });
       // the trace is on: the service read its entry point from the cache
       expect(readFromCache(trace, `services/${service}/src/main.ts`)).toBe(true);
+      // reading the http module's lazy WebSocket getters (an ES import of 'node:http' does) loads Node's own
+      // undici, ≈13 MB for nothing; the TypeScript stripper (amaro) only loads when a source was not cached
+      const deps = JSON.parse(/\[internal-deps\] (.*)/.exec(trace)?.[1] ?? 'null') as string[] | null;
+      expect({ service, deps: deps?.filter((dep) => /undici|amaro/.test(dep)) }).toEqual({ service, deps: [] });
     }
   }, 90_000);
 
