@@ -8,6 +8,7 @@ export interface LedgerConfig extends CommonConfig {
   BANK_LOGO_BASE_URL: string;
   RECATEGORIZATION_LOCK_MS: number;
   RECATEGORIZATION_LANES: number;
+  BILL_READS_IN_FLIGHT: number;
 }
 
 export const ledgerConfigSchema = Joi.object<LedgerConfig>({
@@ -32,6 +33,14 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .default(2)
     .description(
       'Id ranges a rule applied to history is split into, walked side by side by its job, each on its own database connection (at most one per 5,000 matches): PostgreSQL runs one UPDATE on one core, so two lanes use two',
+    ),
+  BILL_READS_IN_FLIGHT: Joi.number()
+    .integer()
+    .min(1)
+    .max(64)
+    .default(4)
+    .description(
+      "Bills' transaction lists the ledger assembles at once; more wait their turn in order. Each holds its rows (about 3 MB for 1,000) until written: the bound keeps a burst of bills from growing the heap and from taking every pool connection",
     ),
 });
 

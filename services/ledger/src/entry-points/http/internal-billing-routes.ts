@@ -12,26 +12,30 @@ import {
   rebillCard,
 } from '../../domain/card-statements/bill-moves.ts';
 import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
+import { billReadsGate } from './bill-reads-gate.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);
 const ROWS_END = Buffer.from(']}');
 
 /** Card and bill reads and writes for billing: behind the signed context, absent from the public table. */
 export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntime): void {
-  const { orm } = runtime;
-  mountRoute(router, route('searchCardTransactions'), async ({ body }, ctx) => {
-    const em = orm.em.fork();
-    const transactions = await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date);
-    const totals = await billTotals(em, ctx, body.totals_bill_ids);
-    // the bill's status depends on the context's today: its zone comes in the same call
-    const timeZone = await contextTimeZone(em, ctx);
-    // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
-    return new JsonBytes([
-      Buffer.from(`{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`),
-      transactions,
-      ROWS_END,
-    ]);
-  });
+  const { orm, config } = runtime;
+  const billReads = billReadsGate(config.BILL_READS_IN_FLIGHT);
+  mountRoute(router, route('searchCardTransactions'), ({ body }, ctx) =>
+    billReads(async () => {
+      const em = orm.em.fork();
+      const transactions = await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date);
+      const totals = await billTotals(em, ctx, body.totals_bill_ids);
+      // the bill's status depends on the context's today: its zone comes in the same call
+      const timeZone = await contextTimeZone(em, ctx);
+      // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
+      return new JsonBytes([
+        Buffer.from(`{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`),
+        transactions,
+        ROWS_END,
+      ]);
+    }),
+  );
   mountRoute(router, route('cardBillTotals'), async ({ body }, ctx) => ({
     totals: await billTotals(orm.em.fork(), ctx, body.bill_ids),
   }));
