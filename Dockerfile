@@ -56,9 +56,12 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 # runtime
 # ---------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
+# GLIBC_TUNABLES: malloc's thresholds fixed at 128 KB, so the megabytes of a bill go back to the system once
+# freed (scripts/service-tuning.ts, as npm start sets them).
 ENV NODE_ENV=production \
     PORT=8080 \
-    NODE_OPTIONS=--enable-source-maps
+    NODE_OPTIONS=--enable-source-maps \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072
 WORKDIR /app
 # tini reaps zombies and forwards SIGTERM so graceful shutdown works as PID 1.
 RUN apt-get update \

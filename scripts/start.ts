@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { flushCompileCache, getCompileCacheDir } from 'node:module';
 import { resolve } from 'node:path';
 import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
+import { SERVICE_MALLOC_TUNABLES, SERVICE_NODE_FLAGS } from './service-tuning.ts';
 
 /**
  * `npm start`: gateway, ledger, billing and insights with their workers as one process group on this
@@ -13,14 +14,6 @@ import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
  */
 const SERVICES = ['ledger', 'billing', 'insights', 'gateway'] as const;
 type Service = (typeof SERVICES)[number];
-
-/**
- * V8 flags of each service process, ahead of the operator's NODE_OPTIONS (which win): a 4 MB young generation
- * (semi-space) instead of V8's default of up to 32 MB keeps ≈20–30 MB less per process at rest; its cost on
- * creates is within this machine's noise but may reach 10–20 % (docs/performance.md, "Memory").
- * `--optimize-for-size` would cap the peak under load too, but costs a third of the creates' throughput.
- */
-const SERVICE_NODE_FLAGS = '--max-semi-space-size=4';
 
 /** Whether this process loaded Node's TypeScript stripper (its own sources were not in the compile cache). */
 const strippedTypeScript = () =>
@@ -45,7 +38,11 @@ delete process.env.FINANCE_START_WARM_COPY;
  */
 const COMPILE_CACHE = resolve(process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache');
 const childEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE };
-const serviceEnv = { ...childEnv, NODE_OPTIONS: `${SERVICE_NODE_FLAGS} ${process.env.NODE_OPTIONS ?? ''}`.trim() };
+const serviceEnv = {
+  ...childEnv,
+  NODE_OPTIONS: `${SERVICE_NODE_FLAGS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
+  GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? SERVICE_MALLOC_TUNABLES,
+};
 
 let ports: Record<Service, string>;
 try {

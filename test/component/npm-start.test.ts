@@ -9,6 +9,7 @@ import {
   testDatabaseName,
   withDatabase,
 } from '@finance/shared/testing/servers';
+import { SERVICE_MALLOC_TUNABLES } from '../../scripts/service-tuning.ts';
 import { readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
 import { freePort } from '../support/free-port.ts';
 import { deleteRedisKeys } from '../support/redis-keys.ts';
@@ -49,7 +50,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `t${suffix}:*`);
   });
 
-  async function startGroup(stderr: string[] = [], env: Record<string, string> = {}) {
+  async function startGroup(stderr: string[] = [], env: Record<string, string | undefined> = {}) {
     const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     npm = spawn('npm', ['start'], {
       detached: true,
@@ -80,12 +81,16 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
 
-  it("when the operator sets NODE_OPTIONS, then each service gets the house V8 flags first and the operator's last (theirs win)", async () => {
-    const { pgid } = await startGroup([], { NODE_OPTIONS: '--max-semi-space-size=16' });
+  it("when the operator sets NODE_OPTIONS, then each service gets the house V8 flags first and the operator's last (theirs win), and the house malloc thresholds", async () => {
+    const { pgid } = await startGroup([], { NODE_OPTIONS: '--max-semi-space-size=16', GLIBC_TUNABLES: undefined });
     for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
       const pid = servicePid(pgid, service) as number;
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain('NODE_OPTIONS=--max-semi-space-size=4 --max-semi-space-size=16');
+      // glibc up to 2.38 cuts the variable at its first `:` in the process's own copy once it has read it all
+      const tunables = environ.find((entry) => entry.startsWith('GLIBC_TUNABLES='));
+      expect(`GLIBC_TUNABLES=${SERVICE_MALLOC_TUNABLES}`.startsWith(tunables ?? '-')).toBe(true);
+      expect(tunables).toContain('glibc.malloc.mmap_threshold=131072');
       expect(environ.some((entry) => entry.startsWith('NODE_COMPILE_CACHE=/'))).toBe(true);
     }
     process.kill(pgid, 'SIGTERM');

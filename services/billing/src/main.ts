@@ -9,4 +9,4 @@ const telemetry = await startTelemetry('billing', config.OTEL_EXPORTER_OTLP_ENDP
 const { startService } = await import('@finance/shared/service/start-service');
 const { billingService } = await import('./billing-service.ts');
 const logger = createLogger('billing', config.LOG_LEVEL);
-await runMain('billing', () => startService(billingService, config, { logger, telemetry }), logger);
+await runMain('billing', config, () => startService(billingService, config, { logger, telemetry }), logger);

@@ -8,4 +8,4 @@ const telemetry = await startTelemetry('gateway', config.OTEL_EXPORTER_OTLP_ENDP
 // imported after telemetry starts, so http, express, pg, ioredis and undici load already patched
 const { startGateway } = await import('./start-gateway.ts');
 const logger = createLogger('gateway', config.LOG_LEVEL);
-await runMain('gateway', () => startGateway(config, logger, { telemetry }), logger);
+await runMain('gateway', config, () => startGateway(config, logger, { telemetry }), logger);

@@ -9,4 +9,4 @@ const telemetry = await startTelemetry('insights', config.OTEL_EXPORTER_OTLP_END
 const { startService } = await import('@finance/shared/service/start-service');
 const { insightsService } = await import('./insights-service.ts');
 const logger = createLogger('insights', config.LOG_LEVEL);
-await runMain('insights', () => startService(insightsService, config, { logger, telemetry }), logger);
+await runMain('insights', config, () => startService(insightsService, config, { logger, telemetry }), logger);

@@ -9,4 +9,4 @@ const telemetry = await startTelemetry('ledger', config.OTEL_EXPORTER_OTLP_ENDPO
 const { startService } = await import('@finance/shared/service/start-service');
 const { ledgerService } = await import('./ledger-service.ts');
 const logger = createLogger('ledger', config.LOG_LEVEL);
-await runMain('ledger', () => startService(ledgerService, config, { logger, telemetry }), logger);
+await runMain('ledger', config, () => startService(ledgerService, config, { logger, telemetry }), logger);

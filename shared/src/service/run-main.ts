@@ -1,8 +1,19 @@
 import { flushCompileCache } from 'node:module';
+import type { CommonConfig } from '../config/load-config.ts';
 import type { Logger } from '../logger.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 
-/** Runs a service as a process: stops cleanly on SIGTERM/SIGINT, exits non-zero when start fails. */
-export async function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>, logger: Logger) {
+/**
+ * Runs a service as a process: its heap's growth set from its config, stops cleanly on SIGTERM/SIGINT, exits
+ * non-zero when start fails.
+ */
+export async function runMain(
+  name: string,
+  config: Pick<CommonConfig, 'HEAP_GROWING_PERCENT'>,
+  start: () => Promise<{ stop(): Promise<void> }>,
+  logger: Logger,
+) {
+  limitHeapGrowth(config.HEAP_GROWING_PERCENT);
   let service: { stop(): Promise<void> };
   try {
     service = await start();
