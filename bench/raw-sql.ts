@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { numberedStatement } from '@finance/shared/db/sql';
 import pg from 'pg';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
 import { summaryStatement } from '../services/ledger/src/data-access/aggregates/summary.ts';
@@ -102,19 +103,9 @@ export async function timeRolledBack(
 
 const personal = (userId: string): CallerContext => ({ userId, profileId: null, business: false, keyId: null });
 
-/**
- * A production statement (`?` placeholders, as the services run it through MikroORM) in pg's `$n` form; an
- * array parameter (`in (?)`) becomes one placeholder per element, as MikroORM expands it.
- */
+/** A production statement (`?` placeholders, as the services run it through MikroORM) in pg's `$n` form. */
 export function fromProduction(statement: { sql: string; params: unknown[] }): Statement {
-  const values: unknown[] = [];
-  let index = 0;
-  const text = statement.sql.replace(/\?/g, () => {
-    const param = statement.params[index++];
-    const items = Array.isArray(param) ? param : [param];
-    return items.map((item) => `$${values.push(item)}`).join(', ');
-  });
-  return { text, values };
+  return numberedStatement(statement.sql, statement.params);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { QueryResultRow } from 'pg';
+import pg, { type QueryResultRow } from 'pg';
 
 /**
  * The one raw-SQL helper of every service: runs a statement with `?` parameters and returns its rows, always
@@ -49,4 +49,65 @@ export async function runPrepared<T extends QueryResultRow = Record<string, unkn
   const result = await pool.query<T>({ name, text, values: [...params] });
   em.config.getLogger().logQuery({ query: text, params: [...params], took: Date.now() - started, level: 'info' });
   return result.rows;
+}
+
+/**
+ * A statement's `?` placeholders as PostgreSQL's `$n`, an array parameter spread into a list (`in (?)`), as
+ * MikroORM expands them for `runSql`: for the statements that go to the driver itself (and the bench's baselines).
+ */
+export function numberedStatement(sql: string, params: readonly unknown[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  let index = 0;
+  const text = sql.replace(/\?/g, () => {
+    const param = params[index++];
+    const items = Array.isArray(param) ? param : [param];
+    return items.map((item) => `$${values.push(item)}`).join(', ');
+  });
+  return { text, values };
+}
+
+/**
+ * `runSql` for a statement of thousands of rows read once: each row goes to `onRow` as the driver parses it and
+ * is not kept, so a caller that encodes it at once leaves its text to the young generation's next scavenge
+ * instead of holding every row's text until the last one arrives (which V8 then promotes and collects in full).
+ * Inside a transaction it reads the rows through `runSql` and hands them on one by one.
+ */
+export async function forEachRow<T extends QueryResultRow>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+  onRow: (row: T) => void,
+): Promise<void> {
+  if (em.getTransactionContext()) {
+    for (const row of await runSql<T>(em, sql, params)) onRow(row);
+    return;
+  }
+  const { text, values } = numberedStatement(sql, params);
+  const pool: pg.Pool = await em.getConnection().getNativeClient();
+  const started = Date.now();
+  const client = await pool.connect();
+  // a `row` listener and no callback: node-pg hands each row on and does not accumulate them
+  const query = new pg.Query<T>({ text, values });
+  // `onRow` runs inside the driver's socket handler: its failure is kept for the caller, the rest still read
+  let rowFailure: { error: unknown } | undefined;
+  query.on('row', (row: T) => {
+    if (rowFailure) return;
+    try {
+      onRow(row);
+    } catch (error) {
+      rowFailure = { error };
+    }
+  });
+  const done = new Promise<void>((resolve, reject) => query.on('end', () => resolve()).on('error', reject));
+  client.query(query);
+  // a connection whose statement failed is dropped, not handed to the next caller
+  await done.then(
+    () => client.release(),
+    (error: Error) => {
+      client.release(error);
+      throw error;
+    },
+  );
+  if (rowFailure) throw rowFailure.error;
+  em.config.getLogger().logQuery({ query: text, params: values, took: Date.now() - started, level: 'info' });
 }
