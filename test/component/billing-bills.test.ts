@@ -168,6 +168,67 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     if (category) expect(first.category).toMatchObject({ id: category });
   });
 
+  it("when a bill's rows name categories, subcategories and tags, then each row is the transaction's own record and the bill's fields", async () => {
+    // the ledger reads the references before the rows and completes each row as it arrives: every row, on either
+    // side of a piece's boundary, must carry its own references
+    const card = await newCard();
+    const category = (await tenant.api.post('/v1/categories', { name: 'Lazer "fim de semana"', is_expense: true }))
+      .body;
+    const subcategory = (
+      await tenant.api.post('/v1/subcategories', { name: 'Cinema \\ teatro', category_id: category.id })
+    ).body;
+    const tags = [
+      (await tenant.api.post('/v1/tags', { name: 'Férias ☀', color: '#0EA5E9' })).body,
+      (await tenant.api.post('/v1/tags', { name: 'aspas "duplas"' })).body,
+    ];
+    const bodies = Array.from({ length: 60 }, (_, i) => ({
+      title: `Compra ${i}`,
+      description: 'é'.repeat(i * 30),
+      amount: 100 + i,
+      date: `2026-03-${String(11 + (i % 18)).padStart(2, '0')}`,
+      is_expense: true,
+      type: 'FIXED',
+      credit_card_id: card.id,
+      ...(i % 3 === 0 ? { category_id: category.id, subcategory_id: subcategory.id } : {}),
+      ...(i % 4 === 0 ? { tag_ids: tags.map((tag) => tag.id) } : i % 4 === 1 ? { tag_ids: [tags[1].id] } : {}),
+    }));
+    const ids: string[] = [];
+    for (const body of bodies) {
+      const created = await tenant.api.post('/v1/transactions', body);
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    }
+    const response = await tenant.api.get(`/v2/bills/show-by-card/${card.id}?date=2026-04-01`);
+    expect(response.status).toBe(200);
+    const rows = response.body.transactions as Array<Record<string, unknown>>;
+    expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    const categoryRecord = (await tenant.api.get(`/v1/categories/${category.id}`)).body;
+    const subcategoryRecord = (await tenant.api.get(`/v1/subcategories/${subcategory.id}`)).body;
+    const tagRecords = new Map<string, unknown>();
+    for (const tag of tags) tagRecords.set(tag.id, (await tenant.api.get(`/v1/tags/${tag.id}`)).body);
+    const byId = (records: unknown[]) =>
+      [...records].sort((a, b) => String((a as { id: string }).id).localeCompare((b as { id: string }).id));
+    for (const row of rows) {
+      const sent = bodies[ids.indexOf(row.id as string)];
+      const own = (await tenant.api.get(`/v1/transactions/${row.id}`)).body as Record<string, unknown>;
+      const { credit_card, account, category: rowCategory, subcategory: rowSubcategory, tags: rowTags, ...rest } = row;
+      const { total, projected_date, projected_installment, reconciled_with, reconciles, ...record } = rest;
+      expect(record).toEqual(own);
+      expect(credit_card).toMatchObject({ id: card.id });
+      expect(account).toBeNull();
+      expect(rowCategory).toEqual(sent.category_id ? categoryRecord : null);
+      expect(rowSubcategory).toEqual(sent.subcategory_id ? subcategoryRecord : null);
+      expect(byId(rowTags as unknown[])).toEqual(byId((sent.tag_ids ?? []).map((id) => tagRecords.get(id))));
+      expect({ total, projected_date, projected_installment, reconciled_with, reconciles }).toEqual({
+        total: own.amount,
+        projected_date: own.billed_at,
+        projected_installment: null,
+        reconciled_with: null,
+        reconciles: [],
+      });
+    }
+  });
+
   it('when titles hold the very keys the bill text is cut at, then every row keeps its title and one card record', async () => {
     // billing passes the ledger's rows on as UTF-8 bytes, cutting at `,"transactions":` and inserting the card
     // before `,"projected_date":`: a title (or description) holding those keys, or characters of several bytes,

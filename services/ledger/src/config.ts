@@ -40,7 +40,7 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .max(64)
     .default(4)
     .description(
-      "Bills' transaction lists the ledger assembles at once; more wait their turn in order. Each holds its rows (about 3 MB for 1,000) until written: the bound keeps a burst of bills from growing the heap and from taking every pool connection",
+      "Bills' transaction lists the ledger assembles at once; more wait their turn in order. Each holds its answer's bytes (about 3 MB for 1,000 rows) until written: the bound keeps a burst of bills from growing the process's memory and from taking every pool connection",
     ),
 });
 

@@ -1,6 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
-import { runSql } from '@finance/shared/db/sql';
+import { forEachRow, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isoTimestampSql, VIEW_JSON } from './transaction-json.ts';
 import { VIEW_SELECT_COLUMNS } from './transaction-repository.ts';
@@ -40,7 +40,7 @@ export function billTotalsStatement(ctx: CallerContext, billIds: string[]): { sq
   };
 }
 
-/** A bill's row: its API record as JSON text (`VIEW_JSON`), the ids its references are looked up by, its extras. */
+/** A bill's row: its API record as JSON text (`VIEW_JSON`), the ids of its references, its extras. */
 export interface BillRow {
   view: string;
   id: string;
@@ -54,17 +54,58 @@ export interface BillRow {
   total: string;
 }
 
-/**
- * The card's live entries of some bills (bill payments apart) by date, each as its record's JSON with what the
- * bill adds to it: PostgreSQL writes the thousands of records, Node never parses them.
- */
-export async function billTransactionRows(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
-  const statement = billRowsStatement(ctx, cardId, billIds);
-  return runSql<BillRow>(em, statement.sql, statement.params);
+/** Which rows a bill holds: the card's live entries of the bills, bill payments apart, in the context. */
+function billRowsWhere(ctx: CallerContext, cardId: string, billIds: string[]) {
+  const scope = contextSql(ctx, 't');
+  return {
+    sql: `t.credit_card_id = ? and t.bill_id in (?) and not t.is_bill_payment and t.deleted_at is null and ${scope.sql}`,
+    params: [cardId, billIds, ...scope.params],
+  };
+}
+
+/** The distinct accounts, categories and subcategories the rows of some bills name (one row of three arrays). */
+export async function billReferenceIds(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
+  const where = billRowsWhere(ctx, cardId, billIds);
+  const [ids] = await runSql<{ account_ids: string[]; category_ids: string[]; subcategory_ids: string[] }>(
+    em,
+    `select coalesce(array_agg(distinct t.account_id::text) filter (where t.account_id is not null), '{}') as account_ids,
+       coalesce(array_agg(distinct t.category_id::text) filter (where t.category_id is not null), '{}') as category_ids,
+       coalesce(array_agg(distinct t.subcategory_id::text) filter (where t.subcategory_id is not null), '{}') as subcategory_ids
+     from transactions t where ${where.sql}`,
+    where.params,
+  );
+  return ids;
+}
+
+/** The tag links of the rows of some bills. */
+export async function billTagLinks(em: EntityManager, ctx: CallerContext, cardId: string, billIds: string[]) {
+  const where = billRowsWhere(ctx, cardId, billIds);
+  return runSql<{ transaction_id: string; tag_id: string }>(
+    em,
+    `select l.transaction_id, l.tag_id from transaction_tags l join transactions t on t.id = l.transaction_id
+     where ${where.sql}`,
+    where.params,
+  );
 }
 
 /**
- * The statement of `billTransactionRows` (`?` placeholders, an array for `in (?)`). The bench runs it with
+ * The rows of some bills by date, each as its record's JSON with what the bill adds to it, handed to `onRow` as
+ * they arrive: PostgreSQL writes the thousands of records, Node never parses them, and none waits in memory for
+ * the last one.
+ */
+export async function forEachBillRow(
+  em: EntityManager,
+  ctx: CallerContext,
+  cardId: string,
+  billIds: string[],
+  onRow: (row: BillRow) => void,
+) {
+  const statement = billRowsStatement(ctx, cardId, billIds);
+  await forEachRow<BillRow>(em, statement.sql, statement.params, onRow);
+}
+
+/**
+ * The statement of `forEachBillRow` (`?` placeholders, an array for `in (?)`). The bench runs it with
  * `select: 'columns'` (the viewed columns and the series total, as a plain read of the bill would) as its floor.
  */
 export function billRowsStatement(
@@ -73,7 +114,7 @@ export function billRowsStatement(
   billIds: string[],
   select: 'json' | 'columns' = 'json',
 ) {
-  const scope = contextSql(ctx, 't');
+  const where = billRowsWhere(ctx, cardId, billIds);
   const seriesTotal = `case when t.type = 'PARCELLED' and t.connected_transaction_id is not null then
          (select sum(s.amount) from transactions s
           where s.connected_transaction_id = t.connected_transaction_id and s.deleted_at is null)
@@ -86,17 +127,8 @@ export function billRowsStatement(
   return {
     sql: `select ${columns}
      from transactions t ${select === 'json' ? VIEW_JSON.from : ''}
-     where t.credit_card_id = ? and t.bill_id in (?) and not t.is_bill_payment and t.deleted_at is null and ${scope.sql}
+     where ${where.sql}
      order by t.date, t.id`,
-    params: [cardId, billIds, ...scope.params],
+    params: where.params,
   };
-}
-
-/** The tag links of some transactions (a bill's thousands of ids travel as one array literal, not as a list). */
-export async function tagLinksOf(em: EntityManager, transactionIds: string[]) {
-  return runSql<{ transaction_id: string; tag_id: string }>(
-    em,
-    'select transaction_id, tag_id from transaction_tags where transaction_id = any(?::uuid[])',
-    [`{${transactionIds.join(',')}}`],
-  );
 }

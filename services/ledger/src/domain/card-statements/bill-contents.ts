@@ -3,7 +3,12 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillTotals } from '@finance/shared/contracts/internal/ledger-for-billing';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { balancesOf } from '../../data-access/account-repository.ts';
-import { billTotalRows, billTransactionRows, tagLinksOf } from '../../data-access/bill-contents-reads.ts';
+import {
+  billReferenceIds,
+  billTagLinks,
+  billTotalRows,
+  forEachBillRow,
+} from '../../data-access/bill-contents-reads.ts';
 import { AccountSchema } from '../../data-access/entities/account.ts';
 import { SubcategorySchema } from '../../data-access/entities/subcategory.ts';
 import { TagSchema } from '../../data-access/entities/tag.ts';
@@ -31,16 +36,16 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
   }));
 }
 
-const COMMA = Buffer.from(',');
-const NO_TAGS = Buffer.from(',"tags":[]');
+/** How much JSON text the rows of a bill gather before it is encoded as one piece of the answer. */
+const PIECE_CHARS = 64 * 1024;
 
 /**
- * The card entries of some bills as UTF-8 JSON, the records joined by commas (no brackets), each with its
- * account, category, subcategory and tags, `total` (the purchase total of an installment series) and the bill
+ * The card entries of some bills as UTF-8 JSON in pieces, the records joined by commas (no brackets), each with
+ * its account, category, subcategory and tags, `total` (the purchase total of an installment series) and the bill
  * extras of docs/decisions.md §8 but `credit_card` (billing adds it): a fixed number of queries whatever the
- * number of rows. PostgreSQL writes each record (`VIEW_JSON`); each reference's record is serialized and encoded
- * once and copied into every row that names it, and the rows are encoded one by one into their place: no
- * megabyte string is built, flattened and encoded again.
+ * number of rows. The references are read first and serialized once each; then PostgreSQL writes each record
+ * (`VIEW_JSON`) and every row, as it arrives, is completed with them and gathered into the piece being built:
+ * the rows' text dies young, and the answer's bytes are encoded once, never copied again.
  */
 export async function billTransactions(
   em: EntityManager,
@@ -48,35 +53,27 @@ export async function billTransactions(
   cardId: string,
   billIds: string[],
   closingDate: CalendarDate,
-): Promise<Buffer> {
-  if (billIds.length === 0) return Buffer.alloc(0);
-  const rows = await billTransactionRows(em, ctx, cardId, billIds);
-  if (rows.length === 0) return Buffer.alloc(0);
-  const ids = rows.map((row) => row.id);
-  const only = <T>(values: Array<T | null>) => [...new Set(values.filter((v): v is T => v !== null))];
-  const subcategoryIds = only(rows.map((row) => row.subcategory_id));
-  const accountIds = only(rows.map((row) => row.account_id));
-  const [categories, subcategories, accounts, tagLinks] = await Promise.all([
-    findCategoriesByIds(em, ctx, only(rows.map((row) => row.category_id))),
-    subcategoryIds.length ? em.find(SubcategorySchema, { id: { $in: subcategoryIds }, ...visibleWhere(ctx) }) : [],
-    accountIds.length ? em.find(AccountSchema, { id: { $in: accountIds } }) : [],
-    tagLinksOf(em, ids),
+): Promise<Buffer[]> {
+  if (billIds.length === 0) return [];
+  const [ids, tagLinks] = await Promise.all([
+    billReferenceIds(em, ctx, cardId, billIds),
+    billTagLinks(em, ctx, cardId, billIds),
   ]);
-  const tagIds = only(tagLinks.map((link) => link.tag_id));
-  const tags = new Map(
-    (tagIds.length ? await em.find(TagSchema, { id: { $in: tagIds }, deletedAt: null }) : []).map((tag) => [
-      tag.id,
-      JSON.stringify(tagView(tag)),
-    ]),
-  );
+  const tagIds = [...new Set(tagLinks.map((link) => link.tag_id))];
+  const [categories, subcategories, accounts, tagRecords] = await Promise.all([
+    findCategoriesByIds(em, ctx, ids.category_ids),
+    ids.subcategory_ids.length
+      ? em.find(SubcategorySchema, { id: { $in: ids.subcategory_ids }, ...visibleWhere(ctx) })
+      : [],
+    ids.account_ids.length ? em.find(AccountSchema, { id: { $in: ids.account_ids } }) : [],
+    tagIds.length ? em.find(TagSchema, { id: { $in: tagIds }, deletedAt: null }) : [],
+  ]);
   const balances = accounts.length ? await balancesOf(em, accounts) : new Map<string, number>();
-  // `,"key":record` of each reference, encoded once, looked up by id (`null` for none or an unknown one)
+  // `,"key":record` of each reference, serialized once, looked up by id (`null` for none or an unknown one)
   const field = (key: string, records: Iterable<[string, unknown]>) => {
-    const encoded = new Map(
-      [...records].map(([id, record]) => [id, Buffer.from(`,"${key}":${JSON.stringify(record)}`)]),
-    );
-    const absent = Buffer.from(`,"${key}":null`);
-    return (id: string | null) => (id ? (encoded.get(id) ?? absent) : absent);
+    const serialized = new Map([...records].map(([id, record]) => [id, `,"${key}":${JSON.stringify(record)}`]));
+    const absent = `,"${key}":null`;
+    return (id: string | null) => (id ? (serialized.get(id) ?? absent) : absent);
   };
   const accountOf = field(
     'account',
@@ -87,6 +84,7 @@ export async function billTransactions(
     'subcategory',
     subcategories.map((s) => [s.id, subcategoryView(s)]),
   );
+  const tags = new Map(tagRecords.map((tag) => [tag.id, JSON.stringify(tagView(tag))]));
   const tagsOf = new Map<string, string[]>();
   for (const link of tagLinks) {
     const tag = tags.get(link.tag_id);
@@ -94,21 +92,25 @@ export async function billTransactions(
   }
   const closing = toIsoMidnight(closingDate);
   const pieces: Buffer[] = [];
-  // the record's fields, then the bill's, in the order the spec's bill transaction lists them
-  for (const row of rows) {
-    if (pieces.length) pieces.push(COMMA);
-    const rowTags = tagsOf.get(row.id);
-    pieces.push(
-      Buffer.from(row.view).subarray(0, -1),
-      accountOf(row.account_id),
-      categoryOf(row.category_id),
-      subcategoryOf(row.subcategory_id),
-      rowTags ? Buffer.from(`,"tags":[${rowTags.join(',')}]`) : NO_TAGS,
-      Buffer.from(
-        `,"total":${row.total},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
-          `,"projected_installment":${row.installment_number ?? null},"reconciled_with":null,"reconciles":[]}`,
-      ),
-    );
-  }
-  return Buffer.concat(pieces);
+  let gathered: string[] = [];
+  let gatheredChars = 0;
+  const encodeGathered = () => {
+    pieces.push(Buffer.from(gathered.join('')));
+    gathered = [];
+    gatheredChars = 0;
+  };
+  await forEachBillRow(em, ctx, cardId, billIds, (row) => {
+    // the record's fields, then the bill's, in the order the spec's bill transaction lists them
+    const text =
+      `${pieces.length || gatheredChars ? ',' : ''}${row.view.slice(0, -1)}` +
+      `${accountOf(row.account_id)}${categoryOf(row.category_id)}${subcategoryOf(row.subcategory_id)}` +
+      `,"tags":[${tagsOf.get(row.id)?.join(',') ?? ''}]` +
+      `,"total":${row.total},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
+      `,"projected_installment":${row.installment_number ?? null},"reconciled_with":null,"reconciles":[]}`;
+    gathered.push(text);
+    gatheredChars += text.length;
+    if (gatheredChars >= PIECE_CHARS) encodeGathered();
+  });
+  if (gatheredChars) encodeGathered();
+  return pieces;
 }

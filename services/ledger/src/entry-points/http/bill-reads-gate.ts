@@ -28,9 +28,9 @@ function registerGauge() {
 }
 
 /**
- * At most `inFlight` bills' rows assembled at once (`BILL_READS_IN_FLIGHT`): each holds its rows' text and their
- * encoded bytes (≈3 MB for 1,000 rows) until written, so a burst of bills waits here in order instead of
- * growing the process's heap with all of them, and leaves the pool's other connections to the other routes.
+ * At most `inFlight` bills' rows assembled at once (`BILL_READS_IN_FLIGHT`): each holds its answer's bytes (≈3 MB
+ * for 1,000 rows) until written, so a burst of bills waits here in order instead of growing the process's memory
+ * with all of them, and leaves the pool's other connections to the other routes.
  */
 export function billReadsGate(inFlight: number): LimitFunction {
   registerGauge();

@@ -31,7 +31,7 @@ export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntim
       // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
       return new JsonBytes([
         Buffer.from(`{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`),
-        transactions,
+        ...transactions,
         ROWS_END,
       ]);
     }),
