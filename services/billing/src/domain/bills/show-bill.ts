@@ -40,10 +40,9 @@ function withCard(rowsJson: Buffer, card: CardView): Buffer[] {
 }
 
 /**
- * The bill of a month and its transactions (`rowsJson`: the UTF-8 JSON array in pieces, joined once by the
- * caller; `rows: false` leaves them out): two statements when
- * the bill exists (the card's and its bills'), and exactly one ledger call, whatever the number of
- * transactions.
+ * The bill of a month and its transactions (`rowsJson`: the UTF-8 JSON array in pieces, cut out of the ledger's
+ * answer; `rows: false` leaves them out): two statements when the bill exists (the card's and its bills'), and
+ * exactly one ledger call, whatever the number of transactions.
  */
 export async function loadBill(
   em: EntityManager,
@@ -98,10 +97,9 @@ export async function showBillByCard(
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
   const { bill, rowsJson } = await loadBill(em, ledger, ctx, card, month);
-  // the rows pass on as the bytes they came in: thousands of them are neither parsed nor serialized again
-  return new JsonBytes(
-    Buffer.concat([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), ...rowsJson, CLOSING]),
-  );
+  // the rows pass on as the bytes they came in, piece by piece: thousands of them are neither parsed nor
+  // serialized again, and their megabytes are not copied into one more buffer (one write per piece, corked)
+  return new JsonBytes([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), ...rowsJson, CLOSING]);
 }
 
 const dayOf = (value: unknown) => String(value).slice(0, 10);
