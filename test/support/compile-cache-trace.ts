@@ -4,8 +4,14 @@
 export const strippedSources = (trace: string): string[] =>
   [...trace.matchAll(/no transpile cache for StrippedTypeScript (\S+)/g)].map((match) => match[1]);
 
-/** Whether the trace shows `file` (a path from the repository's root) read from the compile cache. */
-export const readFromCache = (trace: string, file: string): boolean =>
-  trace.includes(
-    `retrieving transpile cache for StrippedTypeScript ${new URL(`../../${file}`, import.meta.url).href}...success`,
-  );
+/**
+ * Whether the trace shows `file` (a path from the repository's root) read from the compile cache: its last lookup
+ * (`retrieving transpile cache for … <url>...`) and no miss after it (`no transpile cache for … <url>`). Node
+ * writes a lookup and its `success` in two writes, and the processes of a group share one stderr, so another
+ * process's line may come between the two: the miss, one write, is what tells a lookup that failed.
+ */
+export const readFromCache = (trace: string, file: string): boolean => {
+  const url = new URL(`../../${file}`, import.meta.url).href;
+  const lookup = trace.lastIndexOf(`retrieving transpile cache for StrippedTypeScript ${url}...`);
+  return lookup >= 0 && !trace.includes(`no transpile cache for StrippedTypeScript ${url}\n`, lookup);
+};
