@@ -18,11 +18,11 @@ export function runSql<T = Record<string, unknown>>(
 /** A statement's text with `$n` placeholders and the name PostgreSQL keeps its plan under. */
 const prepared = new Map<string, { name: string; text: string }>();
 
-function preparedStatement(sql: string): { name: string; text: string } {
+function preparedStatement(sql: string, params: readonly unknown[]): { name: string; text: string } {
   let statement = prepared.get(sql);
   if (!statement) {
-    let n = 0;
-    const text = sql.replace(/\?/g, () => `$${++n}`);
+    // scalar parameters only: the text is the same whatever their values
+    const { text } = numberedStatement(sql, params);
     statement = { name: `p_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
     prepared.set(sql, statement);
   }
@@ -43,7 +43,7 @@ export async function runPrepared<T extends QueryResultRow = Record<string, unkn
   params: ReadonlyArray<string | number | boolean | null>,
 ): Promise<T[]> {
   if (em.getTransactionContext()) return runSql<T>(em, sql, params);
-  const { name, text } = preparedStatement(sql);
+  const { name, text } = preparedStatement(sql, params);
   const pool = await em.getConnection().getNativeClient();
   const started = Date.now();
   const result = await pool.query<T>({ name, text, values: [...params] });
