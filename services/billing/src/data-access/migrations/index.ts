@@ -6,6 +6,7 @@ import {
   AddOutboxJobQueue,
   CreateOutboxTable,
   OutboxPayloadAsText,
+  OutboxPayloadBytes,
   OutboxRoomForClaims,
 } from '@finance/shared/queue/outbox';
 import { CreateCreditCardsAndBills } from './0001-create-credit-cards-and-bills.ts';
@@ -27,4 +28,5 @@ export const billingMigrations: MigrationList = [
   { name: '0004-outbox-claim', class: AddOutboxClaim },
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
+  { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
 ];

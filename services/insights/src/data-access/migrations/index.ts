@@ -6,6 +6,7 @@ import {
   AddOutboxJobQueue,
   CreateOutboxTable,
   OutboxPayloadAsText,
+  OutboxPayloadBytes,
   OutboxRoomForClaims,
 } from '@finance/shared/queue/outbox';
 import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notifications.ts';
@@ -25,4 +26,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0004-outbox-claim', class: AddOutboxClaim },
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
+  { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
 ];

@@ -5,6 +5,7 @@ import {
   AddOutboxJobQueue,
   CreateOutboxTable,
   OutboxPayloadAsText,
+  OutboxPayloadBytes,
   OutboxRoomForClaims,
 } from '@finance/shared/queue/outbox';
 import { CreateAccounts } from './0001-create-accounts.ts';
@@ -51,4 +52,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0017-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0018-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0019-recategorization-lanes', class: RecategorizationLanes },
+  { name: '0020-outbox-payload-bytes', class: OutboxPayloadBytes },
 ];
