@@ -175,8 +175,8 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /**
    * Payload text a pass claims at most (an event larger than this goes alone): what the relay holds parsed and
-   * serialized per queue at once. A rule's batch writes events of about 1.1 MB; twenty of them claimed together
-   * took the ledger from 154 to 221 MB RSS (docs/performance.md).
+   * serialized per queue at once. A rule's batches write events of about 1.1 MB faster than a pass sends one;
+   * claimed 2–5 at a time, they took the ledger from 154 to 221 MB RSS (docs/performance.md, "Memory").
    */
   batchBytes?: number;
   /** How long a claim keeps other relays off a batch whose sender died before marking it sent. */
