@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Writable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /** Another service's answer: its status, headers and body chunks as the socket delivered them. */
@@ -7,18 +6,6 @@ export interface Answer {
   statusCode: number;
   headers: IncomingHttpHeaders;
   chunks: Buffer[];
-  /** Set when the body went on to a `Spill`'s stream: `chunks` then holds none of it. */
-  spilled?: true;
-}
-
-/**
- * Where a large answer's body goes instead of being collected: once the chunks held pass `afterBytes`, `start`
- * gets the answer so far (status, headers, those chunks) and gives the stream it has written them to; the rest
- * follows as it arrives, the service's socket paused while the stream is full. The caller ends the stream.
- */
-export interface Spill {
-  afterBytes: number;
-  start(answer: Answer): Writable;
 }
 
 export interface ExchangeOptions {
@@ -29,7 +16,6 @@ export interface ExchangeOptions {
   body?: string;
   /** How long the answer's headers, then each gap in its body, may take (undici's defaults otherwise). */
   timeoutMs?: number;
-  spill?: Spill;
 }
 
 /** A service's base URL as `exchange` takes it: scheme, host and port, then the path its calls go under. */
@@ -47,9 +33,6 @@ export function endpointOf(baseUrl: string): { origin: string; prefix: string } 
 export function exchange(dispatcher: Dispatcher, origin: string, options: ExchangeOptions): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const answer: Answer = { statusCode: 0, headers: {}, chunks: [] };
-    let held = 0;
-    let sink: Writable | null = null;
-    let ended = false;
     dispatcher.dispatch(
       {
         origin,
@@ -67,27 +50,10 @@ export function exchange(dispatcher: Dispatcher, origin: string, options: Exchan
           answer.statusCode = statusCode;
           answer.headers = headers;
         },
-        onResponseData(controller, chunk) {
-          if (sink) {
-            if (!sink.write(chunk)) {
-              controller.pause();
-              sink.once('drain', () => controller.resume());
-            }
-            return;
-          }
+        onResponseData(_controller, chunk) {
           answer.chunks.push(chunk);
-          held += chunk.length;
-          if (!options.spill || held <= options.spill.afterBytes) return;
-          sink = options.spill.start(answer);
-          answer.chunks = [];
-          answer.spilled = true;
-          // the reader gone midway: stop reading the service's answer instead of waiting for its timeout
-          sink.once('close', () => {
-            if (!ended) controller.abort(new Error("the answer's reader went away"));
-          });
         },
         onResponseEnd() {
-          ended = true;
           resolve(answer);
         },
         onResponseError(_controller, error) {
