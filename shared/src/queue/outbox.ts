@@ -183,8 +183,8 @@ export interface OutboxRelayOptions {
   claimMs?: number;
 }
 
-/** A claimed row, and whether the pass left rows behind (its byte budget was spent before its row count). */
-type ClaimedRow = PendingRow & { more: boolean };
+/** A claimed row, with how many rows its pass locked (the claimed ones and those past the byte budget). */
+type ClaimedRow = PendingRow & { locked: number };
 
 /**
  * Moves outbox rows to BullMQ. A pass claims a batch in one short transaction (a lease, `claimed_until`) and commits,
@@ -283,9 +283,8 @@ export class OutboxRelay {
            from taken where o.id = taken.id
          returning o.id, o.type, o.queue, o.payload, o.created_at
        )
-       select claimed.*, (select count(*) from pending) = ? or (select count(*) from pending) > (select count(*) from taken) as more
-         from claimed order by created_at, id`,
-        [batchSize, batchBytes, claimMs / 1000, batchSize],
+       select claimed.*, (select count(*)::int from pending) as locked from claimed order by created_at, id`,
+        [batchSize, batchBytes, claimMs / 1000],
       );
     });
     this.recordLag(rows);
@@ -302,7 +301,9 @@ export class OutboxRelay {
     }
     await runSql(em, 'update outbox_events set published_at = now(), claimed_until = null where id in (?)', [ids]);
     outboxPending.set({ service }, 0);
-    return { relayed: rows.length, more: rows[0].more };
+    // a full batch, or rows the budget left behind: more may be waiting
+    const { locked } = rows[0];
+    return { relayed: rows.length, more: locked === batchSize || rows.length < locked };
   }
 
   private recordLag(rows: PendingRow[]): void {
