@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure PostgreSQL answers on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 (and Chromium is installed), for CI on a
-# Debian machine without systemd. Starts them when stopped; installs them from Debian (with
-# trust auth for local and loopback connections) when missing. Waits up to 60 s for each.
+# Makes sure PostgreSQL answers on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 (and Chromium and jemalloc are
+# installed), for CI on a Debian machine without systemd. Starts them when stopped; installs them from Debian
+# (with trust auth for local and loopback connections) when missing. Waits up to 60 s for each.
 # Safe to run again: does nothing when both already answer.
 set -euo pipefail
 
@@ -118,6 +118,18 @@ ensure_chromium() {
   apt_install chromium
 }
 
+# npm start preloads jemalloc into each service where the machine has it (scripts/service-tuning.ts); the tests
+# check that it does, so CI has it (Debian's redis-server brings it along).
+ensure_jemalloc() {
+  if compgen -G '/usr/lib/*-linux-gnu/libjemalloc.so.2' >/dev/null; then
+    log "jemalloc already installed"
+    return 0
+  fi
+  log "jemalloc not installed: installing libjemalloc2 from Debian"
+  apt_install libjemalloc2
+}
+
 ensure_postgres
 ensure_redis
 ensure_chromium
+ensure_jemalloc

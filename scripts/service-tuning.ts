@@ -19,3 +19,33 @@ export const SERVICE_NODE_FLAGS = '--max-semi-space-size=4';
  * set in the environment: here for `npm start`, and as the image's ENV (a test keeps the two equal).
  */
 export const SERVICE_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072';
+
+/**
+ * jemalloc's settings for the services: freed pages go back to the system within ≈250 ms (a background thread
+ * purges them; glibc keeps the holes a burst of bills leaves between live blocks until the process ends), one
+ * arena for the process's few threads. Ignored by glibc's malloc; an operator's `MALLOC_CONF` replaces it.
+ */
+export const SERVICE_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:250,muzzy_decay_ms:0,narenas:1';
+
+/** Where Debian, Ubuntu, Fedora, Alpine and Arch put jemalloc's library (package libjemalloc2, jemalloc). */
+export const JEMALLOC_PATHS = [
+  '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2',
+  '/usr/lib64/libjemalloc.so.2',
+  '/usr/lib/libjemalloc.so.2',
+];
+
+/**
+ * The allocator `npm start` gives each service: jemalloc preloaded when the machine has it and
+ * `SERVICE_MALLOC` is not `system`, glibc's malloc (with `SERVICE_MALLOC_TUNABLES`) otherwise. An operator's
+ * own `LD_PRELOAD` wins.
+ */
+export function serviceAllocatorEnv(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean,
+): { LD_PRELOAD?: string; MALLOC_CONF: string } {
+  const MALLOC_CONF = env.MALLOC_CONF ?? SERVICE_MALLOC_CONF;
+  if (env.LD_PRELOAD || env.SERVICE_MALLOC === 'system') return { MALLOC_CONF };
+  const library = JEMALLOC_PATHS.find(exists);
+  return library ? { LD_PRELOAD: library, MALLOC_CONF } : { MALLOC_CONF };
+}

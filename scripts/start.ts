@@ -1,8 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { flushCompileCache, getCompileCacheDir } from 'node:module';
 import { resolve } from 'node:path';
 import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
-import { SERVICE_MALLOC_TUNABLES, SERVICE_NODE_FLAGS } from './service-tuning.ts';
+import { SERVICE_MALLOC_TUNABLES, SERVICE_NODE_FLAGS, serviceAllocatorEnv } from './service-tuning.ts';
 
 /**
  * `npm start`: gateway, ledger, billing and insights with their workers as one process group on this
@@ -42,6 +43,7 @@ const serviceEnv = {
   ...childEnv,
   NODE_OPTIONS: `${SERVICE_NODE_FLAGS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
   GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? SERVICE_MALLOC_TUNABLES,
+  ...serviceAllocatorEnv(process.env, existsSync),
 };
 
 let ports: Record<Service, string>;

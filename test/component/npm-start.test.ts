@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,7 +9,7 @@ import {
   testDatabaseName,
   withDatabase,
 } from '@finance/shared/testing/servers';
-import { SERVICE_MALLOC_TUNABLES } from '../../scripts/service-tuning.ts';
+import { JEMALLOC_PATHS, SERVICE_MALLOC_CONF, SERVICE_MALLOC_TUNABLES } from '../../scripts/service-tuning.ts';
 import { readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
 import { freePort } from '../support/free-port.ts';
 import { deleteRedisKeys } from '../support/redis-keys.ts';
@@ -81,8 +81,20 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
 
-  it("when the operator sets NODE_OPTIONS, then each service gets the house V8 flags first and the operator's last (theirs win), and the house malloc thresholds", async () => {
-    const { pgid } = await startGroup([], { NODE_OPTIONS: '--max-semi-space-size=16', GLIBC_TUNABLES: undefined });
+  /** The jemalloc library a process has mapped, if any. */
+  const jemallocOf = (pid: number) =>
+    JEMALLOC_PATHS.find((path) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes(path));
+  // where the machine has it (CI installs it), the service must run on it
+  const machineJemalloc = JEMALLOC_PATHS.find((path) => existsSync(path));
+
+  it("when the operator sets NODE_OPTIONS, then each service gets the house V8 flags first and the operator's last (theirs win), the house malloc thresholds, and the machine's jemalloc with the house settings", async () => {
+    const { pgid } = await startGroup([], {
+      NODE_OPTIONS: '--max-semi-space-size=16',
+      GLIBC_TUNABLES: undefined,
+      LD_PRELOAD: undefined,
+      MALLOC_CONF: undefined,
+      SERVICE_MALLOC: undefined,
+    });
     for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
       const pid = servicePid(pgid, service) as number;
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -91,7 +103,20 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
       const tunables = environ.find((entry) => entry.startsWith('GLIBC_TUNABLES='));
       expect(`GLIBC_TUNABLES=${SERVICE_MALLOC_TUNABLES}`.startsWith(tunables ?? '-')).toBe(true);
       expect(tunables).toContain('glibc.malloc.mmap_threshold=131072');
+      expect(environ).toContain(`MALLOC_CONF=${SERVICE_MALLOC_CONF}`);
+      expect(jemallocOf(pid)).toBe(machineJemalloc);
       expect(environ.some((entry) => entry.startsWith('NODE_COMPILE_CACHE=/'))).toBe(true);
+    }
+    // the supervisor itself keeps glibc's malloc: only the services are preloaded
+    expect(jemallocOf(servicePid(pgid, 'scripts/start.ts') as number)).toBeUndefined();
+    process.kill(pgid, 'SIGTERM');
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+  }, 70_000);
+
+  it("when SERVICE_MALLOC is system, then every service runs on glibc's malloc", async () => {
+    const { pgid } = await startGroup([], { SERVICE_MALLOC: 'system', LD_PRELOAD: undefined });
+    for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
+      expect(jemallocOf(servicePid(pgid, service) as number)).toBeUndefined();
     }
     process.kill(pgid, 'SIGTERM');
     await waitFor(async () => !groupAlive(pgid), 25_000);

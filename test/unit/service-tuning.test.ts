@@ -1,6 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { SERVICE_MALLOC_TUNABLES, SERVICE_NODE_FLAGS } from '../../scripts/service-tuning.ts';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import {
+  JEMALLOC_PATHS,
+  SERVICE_MALLOC_CONF,
+  SERVICE_MALLOC_TUNABLES,
+  SERVICE_NODE_FLAGS,
+  serviceAllocatorEnv,
+} from '../../scripts/service-tuning.ts';
 
 /**
  * The most heap (MB) a fresh Node process with the services' flags reaches while ≈40 MB stay live and megabytes
@@ -32,7 +38,53 @@ describe('service processes: memory tuning', () => {
     expect(peakHeapMb(0)).toBeGreaterThan(capped);
   });
 
-  it('when the image runs a service, then it gets the same malloc thresholds as npm start gives it', () => {
-    expect(readFileSync('Dockerfile', 'utf8')).toContain(`GLIBC_TUNABLES=${SERVICE_MALLOC_TUNABLES}\n`);
+  it('when the image runs a service, then it gets the same malloc thresholds and the same jemalloc as npm start gives it', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    expect(dockerfile).toContain(`GLIBC_TUNABLES=${SERVICE_MALLOC_TUNABLES}\n`);
+    expect(dockerfile).toMatch(/apt-get install -y --no-install-recommends [^\n]*\blibjemalloc2\b/);
+    expect(dockerfile).toContain('LD_PRELOAD=libjemalloc.so.2 ');
+    expect(dockerfile).toContain(`MALLOC_CONF=${SERVICE_MALLOC_CONF}\n`);
   });
+});
+
+describe('service processes: the allocator npm start gives them', () => {
+  const debian = JEMALLOC_PATHS[0] as string;
+  const fedora = '/usr/lib64/libjemalloc.so.2';
+
+  it('when the machine has jemalloc, then each service preloads the first library found, with the house settings', () => {
+    expect(serviceAllocatorEnv({}, (path) => path === fedora)).toEqual({
+      LD_PRELOAD: fedora,
+      MALLOC_CONF: SERVICE_MALLOC_CONF,
+    });
+    expect(serviceAllocatorEnv({ SERVICE_MALLOC: 'jemalloc' }, () => true).LD_PRELOAD).toBe(debian);
+  });
+
+  it("when the machine has no jemalloc, SERVICE_MALLOC is system or the operator preloads their own, then nothing is preloaded by npm start (the operator's LD_PRELOAD passes through)", () => {
+    expect(serviceAllocatorEnv({}, () => false)).toEqual({ MALLOC_CONF: SERVICE_MALLOC_CONF });
+    expect(serviceAllocatorEnv({ SERVICE_MALLOC: 'system' }, () => true)).toEqual({ MALLOC_CONF: SERVICE_MALLOC_CONF });
+    expect(serviceAllocatorEnv({ LD_PRELOAD: '/opt/tcmalloc.so' }, () => true).LD_PRELOAD).toBeUndefined();
+  });
+
+  it('when the operator sets MALLOC_CONF, then theirs replaces the house settings', () => {
+    expect(serviceAllocatorEnv({ MALLOC_CONF: 'narenas:4' }, () => true).MALLOC_CONF).toBe('narenas:4');
+  });
+
+  const library = JEMALLOC_PATHS.find((path) => existsSync(path));
+  (library ? it : it.skip)(
+    "when a process preloads this machine's jemalloc with the house settings, then jemalloc serves it and accepts every setting",
+    () => {
+      const run = spawnSync(
+        process.execPath,
+        ['-e', "process.stdout.write(require('fs').readFileSync('/proc/self/maps', 'utf8'))"],
+        { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...serviceAllocatorEnv({}, existsSync) } },
+      );
+      expect(run.stderr).toBe(''); // jemalloc names each setting it does not know: "<jemalloc>: Invalid conf pair"
+      expect(run.stdout).toContain(library);
+      const refused = spawnSync(process.execPath, ['-e', '0'], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_OPTIONS: '', LD_PRELOAD: library, MALLOC_CONF: 'dirty_decay:250' },
+      });
+      expect(refused.stderr).toContain('Invalid conf pair');
+    },
+  );
 });
