@@ -40,7 +40,7 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .max(64)
     .default(4)
     .description(
-      "Bills' transaction lists the ledger assembles at once; more wait their turn in order. Each holds its answer's bytes (about 3 MB for 1,000 rows) until written: the bound keeps a burst of bills from growing the process's memory and from taking every pool connection",
+      "Bills' transaction lists the ledger reads and writes out at once; more wait their turn in order. Each holds a database connection and sends its rows as they are read, in pieces of about 64 KB: the bound keeps a burst of bills from taking every pool connection and from growing the process's memory",
     ),
 });
 

@@ -17,3 +17,18 @@ export function endWithBytes(res: ServerResponse, buffers: readonly Buffer[]): v
   for (const buffer of buffers) res.write(buffer);
   res.end();
 }
+
+/**
+ * Writes the pieces `produce` makes as it makes them (chunked), then ends the answer. A failure before the first
+ * piece is thrown as any other (the error middleware answers it); after it, the headers have left, so the error
+ * middleware cuts the connection and the caller sees an incomplete answer, never a truncated success.
+ */
+export async function writeAsProduced(
+  res: ServerResponse,
+  produce: (write: (piece: Buffer) => void) => Promise<void>,
+): Promise<void> {
+  await produce((piece) => {
+    if (!res.destroyed) res.write(piece);
+  });
+  res.end();
+}

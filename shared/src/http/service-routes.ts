@@ -4,7 +4,7 @@ import type { AnyRoute, RouteContract, RouteInput, ServiceName } from '../contra
 import { AppError } from '../errors/app-error.ts';
 import { servingIdempotentRequest } from './idempotency.ts';
 import { verifyJsonDepth } from './json-depth.ts';
-import { endWithBytes } from './send-bytes.ts';
+import { endWithBytes, writeAsProduced } from './send-bytes.ts';
 import { validateRequest } from './validate.ts';
 
 /** A handler's answer when the status differs from the contract's first success status. */
@@ -27,6 +27,20 @@ export class JsonBytes {
   readonly pieces: readonly Buffer[];
   constructor(bytes: Buffer | readonly Buffer[]) {
     this.pieces = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+  }
+}
+
+/**
+ * A success body of UTF-8 JSON written piece by piece as `produce` makes it (chunked), for an answer of megabytes
+ * read from PostgreSQL: each piece leaves as soon as it is made and dies young, instead of all of them living
+ * until the last row (long enough for V8 to move them to its old generation, whose collections are rare). Only
+ * for internal routes, whose caller reads the whole answer before it answers: a failure once a piece has left
+ * cuts the connection, which the caller turns into its 503.
+ */
+export class JsonStream {
+  readonly produce: (write: (piece: Buffer) => void) => Promise<void>;
+  constructor(produce: (write: (piece: Buffer) => void) => Promise<void>) {
+    this.produce = produce;
   }
 }
 
@@ -84,6 +98,13 @@ export function mountRoute<P extends object, Q extends object, B>(
       // what res.json does after JSON.stringify: the same headers and bytes
       if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
       endWithBytes(res.status(status), result.pieces);
+    } else if (result instanceof JsonStream && servingIdempotentRequest()) {
+      const pieces: Buffer[] = [];
+      await result.produce((piece) => pieces.push(piece));
+      res.status(status).json(JSON.parse(Buffer.concat(pieces).toString('utf8')));
+    } else if (result instanceof JsonStream) {
+      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
+      await writeAsProduced(res.status(status), result.produce);
     } else res.status(status).json(result);
   });
   const served = mounted.get(router) ?? new Set<AnyRoute>();

@@ -40,12 +40,13 @@ export async function billTotals(em: EntityManager, ctx: CallerContext, billIds:
 const PIECE_CHARS = 64 * 1024;
 
 /**
- * The card entries of some bills as UTF-8 JSON in pieces, the records joined by commas (no brackets), each with
- * its account, category, subcategory and tags, `total` (the purchase total of an installment series) and the bill
- * extras of docs/decisions.md §8 but `credit_card` (billing adds it): a fixed number of queries whatever the
- * number of rows. The references are read first and serialized once each; then PostgreSQL writes each record
- * (`VIEW_JSON`) and every row, as it arrives, is completed with them and gathered into the piece being built:
- * the rows' text dies young, and the answer's bytes are encoded once, never copied again.
+ * The card entries of some bills as UTF-8 JSON, given to `write` in pieces as they are made, the records joined
+ * by commas (no brackets), each with its account, category, subcategory and tags, `total` (the purchase total of
+ * an installment series) and the bill extras of docs/decisions.md §8 but `credit_card` (billing adds it): a fixed
+ * number of queries whatever the number of rows. The references are read first and serialized once each; then
+ * PostgreSQL writes each record (`VIEW_JSON`) and every row, as it arrives, is completed with them and gathered
+ * into the piece being built: the rows' text and each piece die young, and the bytes are encoded once, never
+ * copied again.
  */
 export async function billTransactions(
   em: EntityManager,
@@ -53,8 +54,9 @@ export async function billTransactions(
   cardId: string,
   billIds: string[],
   closingDate: CalendarDate,
-): Promise<Buffer[]> {
-  if (billIds.length === 0) return [];
+  write: (piece: Buffer) => void,
+): Promise<void> {
+  if (billIds.length === 0) return;
   const [ids, tagLinks] = await Promise.all([
     billReferenceIds(em, ctx, cardId, billIds),
     billTagLinks(em, ctx, cardId, billIds),
@@ -91,26 +93,26 @@ export async function billTransactions(
     if (tag) tagsOf.set(link.transaction_id, [...(tagsOf.get(link.transaction_id) ?? []), tag]);
   }
   const closing = toIsoMidnight(closingDate);
-  const pieces: Buffer[] = [];
+  let first = true;
   let gathered: string[] = [];
   let gatheredChars = 0;
   const encodeGathered = () => {
-    pieces.push(Buffer.from(gathered.join('')));
+    write(Buffer.from(gathered.join('')));
     gathered = [];
     gatheredChars = 0;
   };
   await forEachBillRow(em, ctx, cardId, billIds, (row) => {
     // the record's fields, then the bill's, in the order the spec's bill transaction lists them
     const text =
-      `${pieces.length || gatheredChars ? ',' : ''}${row.view.slice(0, -1)}` +
+      `${first ? '' : ','}${row.view.slice(0, -1)}` +
       `${accountOf(row.account_id)}${categoryOf(row.category_id)}${subcategoryOf(row.subcategory_id)}` +
       `,"tags":[${tagsOf.get(row.id)?.join(',') ?? ''}]` +
       `,"total":${row.total},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
       `,"projected_installment":${row.installment_number ?? null},"reconciled_with":null,"reconciles":[]}`;
+    first = false;
     gathered.push(text);
     gatheredChars += text.length;
     if (gatheredChars >= PIECE_CHARS) encodeGathered();
   });
   if (gatheredChars) encodeGathered();
-  return pieces;
 }

@@ -11,7 +11,7 @@ function registerGauge() {
   if (registry.getSingleMetric(METRIC)) return;
   new Gauge({
     name: METRIC,
-    help: "Bills' transaction lists the ledger is assembling (active) or keeps waiting for a slot (waiting)",
+    help: "Bills' transaction lists the ledger is reading and writing out (active) or keeps waiting for a slot (waiting)",
     labelNames: ['state'],
     registers: [registry],
     collect() {
@@ -28,9 +28,9 @@ function registerGauge() {
 }
 
 /**
- * At most `inFlight` bills' rows assembled at once (`BILL_READS_IN_FLIGHT`): each holds its answer's bytes (≈3 MB
- * for 1,000 rows) until written, so a burst of bills waits here in order instead of growing the process's memory
- * with all of them, and leaves the pool's other connections to the other routes.
+ * At most `inFlight` bills' rows read and written out at once (`BILL_READS_IN_FLIGHT`): each holds a database
+ * connection and the piece being built, so a burst of bills waits here in order, leaves the pool's other
+ * connections to the other routes, and does not grow the process's memory with all of them.
  */
 export function billReadsGate(inFlight: number): LimitFunction {
   registerGauge();

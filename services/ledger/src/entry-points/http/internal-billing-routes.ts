@@ -1,6 +1,6 @@
 import { ledgerForBillingRoutes } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { lookupIn } from '@finance/shared/contracts/route';
-import { JsonBytes, mountRoute } from '@finance/shared/http/service-routes';
+import { JsonStream, mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
 import { billTotals, billTransactions } from '../../domain/card-statements/bill-contents.ts';
@@ -21,20 +21,31 @@ const ROWS_END = Buffer.from(']}');
 export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm, config } = runtime;
   const billReads = billReadsGate(config.BILL_READS_IN_FLIGHT);
-  mountRoute(router, route('searchCardTransactions'), ({ body }, ctx) =>
-    billReads(async () => {
-      const em = orm.em.fork();
-      const transactions = await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date);
-      const totals = await billTotals(em, ctx, body.totals_bill_ids);
-      // the bill's status depends on the context's today: its zone comes in the same call
-      const timeZone = await contextTimeZone(em, ctx);
-      // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
-      return new JsonBytes([
-        Buffer.from(`{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`),
-        ...transactions,
-        ROWS_END,
-      ]);
-    }),
+  mountRoute(
+    router,
+    route('searchCardTransactions'),
+    ({ body }, ctx) =>
+      // the slot is held until the last row has left: what a bill holds is bounded while it is written
+      new JsonStream((write) =>
+        billReads(async () => {
+          const em = orm.em.fork();
+          const totals = await billTotals(em, ctx, body.totals_bill_ids);
+          // the bill's status depends on the context's today: its zone comes in the same call
+          const timeZone = await contextTimeZone(em, ctx);
+          // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
+          let head: Buffer | undefined = Buffer.from(
+            `{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`,
+          );
+          // the head leaves with the first piece of rows: a failure before the rows is still an answered error
+          const writeRows = (piece: Buffer) => {
+            if (head) write(head);
+            head = undefined;
+            write(piece);
+          };
+          await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date, writeRows);
+          writeRows(ROWS_END);
+        }),
+      ),
   );
   mountRoute(router, route('cardBillTotals'), async ({ body }, ctx) => ({
     totals: await billTotals(orm.em.fork(), ctx, body.bill_ids),
