@@ -44,6 +44,13 @@ export class JsonStream {
   }
 }
 
+/** Every piece a stream makes, in order. */
+async function gathered(stream: JsonStream): Promise<Buffer[]> {
+  const pieces: Buffer[] = [];
+  await stream.produce((piece) => pieces.push(piece));
+  return pieces;
+}
+
 export type RouteHandler<P, Q, B> = (
   input: RouteInput<P, Q, B>,
   context: CallerContext,
@@ -89,22 +96,18 @@ export function mountRoute<P extends object, Q extends object, B>(
     if (contract.business && !callerOf(res).business) {
       throw new AppError(403, 'Recurso disponível apenas para empresas com licença ativa');
     }
-    const result = await handler(input, callerOf(res), req);
+    const answer = await handler(input, callerOf(res), req);
+    // the key's record keeps the answer `res.json` gives it (idempotentWrites): a stream is gathered first
+    const result =
+      answer instanceof JsonStream && servingIdempotentRequest() ? new JsonBytes(await gathered(answer)) : answer;
     if (result instanceof Reply) res.status(result.status).json(result.body);
     else if (result instanceof JsonBytes && servingIdempotentRequest()) {
-      // the key's record keeps the answer `res.json` gives it (idempotentWrites)
       res.status(status).json(JSON.parse(Buffer.concat(result.pieces).toString('utf8')));
-    } else if (result instanceof JsonBytes) {
+    } else if (result instanceof JsonBytes || result instanceof JsonStream) {
       // what res.json does after JSON.stringify: the same headers and bytes
       if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
-      endWithBytes(res.status(status), result.pieces);
-    } else if (result instanceof JsonStream && servingIdempotentRequest()) {
-      const pieces: Buffer[] = [];
-      await result.produce((piece) => pieces.push(piece));
-      res.status(status).json(JSON.parse(Buffer.concat(pieces).toString('utf8')));
-    } else if (result instanceof JsonStream) {
-      if (!res.get('Content-Type')) res.set('Content-Type', 'application/json; charset=utf-8');
-      await writeAsProduced(res.status(status), result.produce);
+      if (result instanceof JsonBytes) endWithBytes(res.status(status), result.pieces);
+      else await writeAsProduced(res.status(status), result.produce);
     } else res.status(status).json(result);
   });
   const served = mounted.get(router) ?? new Set<AnyRoute>();
