@@ -18,7 +18,8 @@ export function newId(): string {
     randomFillSync(randomPool);
     poolAt = 0;
   }
-  const random = randomPool.subarray(poolAt, (poolAt += 16));
+  const random = randomPool.subarray(poolAt, poolAt + 16);
+  poolAt += 16;
   const now = Date.now();
   if (now > lastMs) {
     sequence = ((random[6] & 0x7f) << 24) | (random[7] << 16) | (random[8] << 8) | random[9];
