@@ -15,3 +15,9 @@ export const readFromCache = (trace: string, file: string): boolean => {
   const lookup = trace.lastIndexOf(`retrieving transpile cache for StrippedTypeScript ${url}...`);
   return lookup >= 0 && !trace.includes(`no transpile cache for StrippedTypeScript ${url}\n`, lookup);
 };
+
+/** The trace's lines that name `file` (a path from the repository's root): what a failed `readFromCache` shows. */
+export const linesAbout = (trace: string, file: string): string[] => {
+  const url = new URL(`../../${file}`, import.meta.url).href;
+  return trace.split('\n').filter((line) => line.includes(url));
+};
