@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -50,11 +50,17 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `t${suffix}:*`);
   });
 
-  async function startGroup(stderr: string[] = [], env: Record<string, string | undefined> = {}) {
+  /**
+   * `stderr`: the group's lines gathered from a pipe, or the path of a file they go to. A file for a trace of
+   * megabytes: once a process of the group has used `process.stderr`, libuv has made the pipe's shared end
+   * non-blocking, and Node's native debug lines (written with `fwrite`) are dropped when the pipe is full.
+   */
+  async function startGroup(stderr: string[] | string = [], env: Record<string, string | undefined> = {}) {
     const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const stderrFile = typeof stderr === 'string' ? openSync(stderr, 'w') : undefined;
     npm = spawn('npm', ['start'], {
       detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'ignore', stderrFile ?? 'pipe'],
       env: {
         ...process.env,
         NODE_ENV: 'test',
@@ -68,7 +74,8 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
         ...env,
       },
     });
-    npm.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    if (Array.isArray(stderr)) npm.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    if (stderrFile !== undefined) closeSync(stderrFile);
     const pgid = npm.pid as number;
     // the four start side by side: each answers on its own port
     for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 30_000);
@@ -123,10 +130,10 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
   }, 70_000);
 
   it('when the compile cache is empty, then the first start strips each source once: the supervisor restarts warm and every service reads its sources from the cache', async () => {
-    const stderr: string[] = [];
     const cache = mkdtempSync(join(tmpdir(), 'finance-compile-cache-'));
+    const traceFile = `${cache}.stderr.log`;
     try {
-      const { pgid } = await startGroup(stderr, { NODE_COMPILE_CACHE: cache, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
+      const { pgid } = await startGroup(traceFile, { NODE_COMPILE_CACHE: cache, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
       // the supervisor running is the copy it replaced itself with; the services do not inherit the mark
       const environ = (script: string) => readFileSync(`/proc/${servicePid(pgid, script)}/environ`, 'utf8').split('\0');
       expect(environ('scripts/start.ts')).toContain('FINANCE_START_WARM_COPY=1');
@@ -134,7 +141,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
         expect(environ(service).some((entry) => entry.startsWith('FINANCE_START_WARM_COPY'))).toBe(false);
       process.kill(pgid, 'SIGTERM');
       await waitFor(async () => !groupAlive(pgid), 25_000);
-      const trace = stderr.join('');
+      const trace = readFileSync(traceFile, 'utf8');
       // the cold supervisor stripped its own sources; its warm copy, the prepare step and the services did not
       // strip any source a second time
       const stripped = strippedSources(trace);
@@ -148,6 +155,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
       }
     } finally {
       rmSync(cache, { recursive: true, force: true });
+      rmSync(traceFile, { force: true });
     }
   }, 70_000);
 

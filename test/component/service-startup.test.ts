@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,11 +23,15 @@ const NODE = process.execPath;
 describe('what a service loads as it starts (issue 13: memory)', () => {
   const suffix = randomBytes(6).toString('hex');
   const cache = mkdtempSync(join(tmpdir(), 'finance-compile-cache-'));
+  // each service's stderr goes to a file: Node's native trace lines (`fwrite`) are dropped when a pipe whose end
+  // the process made non-blocking (its own `process.stderr` does) is full
+  const traces = mkdtempSync(join(tmpdir(), 'finance-startup-traces-'));
   const databaseUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, testDatabaseName(suffix));
   const started: ChildProcess[] = [];
   afterAll(async () => {
     for (const child of started) child.kill('SIGKILL');
     rmSync(cache, { recursive: true, force: true });
+    rmSync(traces, { recursive: true, force: true });
     await deleteRedisKeys(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, `c${suffix}:*`);
   });
 
@@ -40,10 +44,12 @@ describe('what a service loads as it starts (issue 13: memory)', () => {
 
     const [ledger, billing, insights, gateway] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const ports = { ledger, billing, insights, gateway };
-    const traces = await Promise.all(
+    const serviceTraces = await Promise.all(
       Object.entries(ports).map(async ([service, port]) => {
+        const traceFile = join(traces, `${service}.log`);
+        const stderr = openSync(traceFile, 'w');
         const child = spawn(NODE, [`services/${service}/src/main.ts`], {
-          stdio: ['ignore', 'ignore', 'pipe'],
+          stdio: ['ignore', 'ignore', stderr],
           env: {
             ...process.env,
             NODE_ENV: 'test',
@@ -59,20 +65,19 @@ describe('what a service loads as it starts (issue 13: memory)', () => {
             INSIGHTS_URL: `http://127.0.0.1:${insights}`,
           },
         });
+        closeSync(stderr);
         started.push(child);
-        const trace: string[] = [];
-        child.stderr?.on('data', (chunk: Buffer) => trace.push(chunk.toString()));
         await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, 30_000);
         // the gateway loads its OpenAPI builder on the document's first read
         if (service === 'gateway') expect((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status).toBe(200);
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
-        return { service, trace: trace.join('') };
+        return { service, trace: readFileSync(traceFile, 'utf8') };
       }),
     );
 
-    for (const { service, trace } of traces) {
+    for (const { service, trace } of serviceTraces) {
       expect({ service, stripped: strippedSources(trace) }).toEqual({ service, stripped: [] });
       // the trace is on: the service read its entry point from the cache
       const main = `services/${service}/src/main.ts`;
