@@ -16,6 +16,8 @@ const common = {
 };
 module.exports = {
   testTimeout: 60000,
+  // every suite's modules stay in its worker (vm modules): workers grew to 1.7 GB of heap; past this, one is replaced
+  workerIdleMemoryLimit: '800MB',
   projects: [
     {
       ...common,
