@@ -11,6 +11,11 @@ export interface BaselineServer {
   url: string;
   /** Serves `statements` (run one after the other, rows answered as JSON) at the returned URL. */
   serve(name: string, statements: Statement[]): string;
+  /**
+   * As `serve`, but the first statement answers one JSON text per row (`record`), written into the answer as it
+   * is, as the ledger writes the records PostgreSQL makes: no parse, no second serialization.
+   */
+  serveRecords(name: string, statements: Statement[]): string;
   stop(): Promise<void>;
 }
 
@@ -18,7 +23,8 @@ export interface BaselineServer {
  * The floor of each scenario as the issue measured it: bare express + pg doing the same database work, no
  * auth, no gateway hop, no context checks, no events. `POST /v1/transactions` is one INSERT into a copy of
  * ledger.transactions (same columns, constraints and indexes) in a scratch schema, answering the row;
- * `GET /reads/<name>` runs a read's statements (the services' own, from `raw-sql.ts`) and answers their rows.
+ * `GET /reads/<name>` runs a read's statements (the services' own, from `raw-sql.ts`) and answers their rows
+ * (or, for `serveRecords`, the JSON texts PostgreSQL wrote, as they are).
  */
 export async function startBaselineServer(databaseUrl: string, userId: string): Promise<BaselineServer> {
   // the services' statements name their tables unqualified, resolved on the ledger's search path
@@ -27,7 +33,7 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
   await pool.query(
     `create table if not exists ${BASELINE_SCHEMA}.transactions (like ledger.transactions including all)`,
   );
-  const reads = new Map<string, Statement[]>();
+  const reads = new Map<string, { statements: Statement[]; records: boolean }>();
   const app = express();
   app.use(express.json());
   app.post('/v1/transactions', async (req, res) => {
@@ -45,13 +51,21 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
     res.status(201).json(result.rows[0]);
   });
   app.get('/reads/:name', async (req, res) => {
-    const statements = reads.get(req.params.name);
-    if (!statements) {
+    const read = reads.get(req.params.name);
+    if (!read) {
       res.status(404).json({ message: 'leitura desconhecida' });
       return;
     }
+    if (read.records) {
+      const [first, ...others] = read.statements;
+      const records = (await pool.query<{ record: string }>(first)).rows.map((row) => row.record);
+      let rest = '';
+      for (const statement of others) rest += `,${JSON.stringify((await pool.query(statement)).rows)}`;
+      res.type('json').send(`{"data":[[${records.join(',')}]${rest}]}`);
+      return;
+    }
     const answers: unknown[][] = [];
-    for (const statement of statements) answers.push((await pool.query(statement)).rows);
+    for (const statement of read.statements) answers.push((await pool.query(statement)).rows);
     res.json(answers.length === 1 ? { data: answers[0] } : { data: answers });
   });
   const server: Server = await new Promise((resolve) => {
@@ -61,7 +75,11 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
   return {
     url,
     serve(name, statements) {
-      reads.set(name, statements);
+      reads.set(name, { statements, records: false });
+      return `${url}/reads/${name}`;
+    },
+    serveRecords(name, statements) {
+      reads.set(name, { statements, records: true });
       return `${url}/reads/${name}`;
     },
     async stop() {

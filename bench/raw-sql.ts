@@ -4,6 +4,7 @@ import pg from 'pg';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
 import { summaryStatement } from '../services/ledger/src/data-access/aggregates/summary.ts';
 import { billRowsStatement, billTotalsStatement } from '../services/ledger/src/data-access/bill-contents-reads.ts';
+import { isoTimestampSql } from '../services/ledger/src/data-access/transaction-json.ts';
 import { listPageStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
 
 export interface SqlLoadResult {
@@ -124,6 +125,71 @@ export const billStatements = (userId: string, cardId: string, billId: string, t
   fromProduction(billRowsStatement(personal(userId), cardId, [billId], 'columns')),
   fromProduction(billTotalsStatement(personal(userId), totalsBillIds)),
 ];
+
+/** A record's JSON text of a row of `table` (alias `x`, matched on `key`) with the API's fields: `fields` as SQL. */
+const recordJoin = (table: string, alias: string, key: string, fields: string) =>
+  `left join lateral (select row_to_json(r)::text as json from (select ${fields} from ${table} x where x.id = ${key}) r) ${alias} on true`;
+
+const stamps = `${isoTimestampSql('x.created_at')} as "createdAt", ${isoTimestampSql('x.updated_at')} as "updatedAt"`;
+
+/**
+ * The bill's answer as the contract shapes it, written whole by PostgreSQL: each row the ledger's own record
+ * (`billRowsStatement`'s JSON) with the account, category, subcategory, card and tag records of the API and the
+ * bill's extras joined in, one text per row; then the same totals. A bare server answering these texts as they
+ * are sends as many bytes as ours (the account's balance and the card's available limit are stand-ins of the
+ * same size: computing them is ours). What the spec's record costs, apart from our services and hops.
+ */
+export function billRecordsStatements(userId: string, cardId: string, billId: string, totalsBillIds: string[]) {
+  const rows = billRowsStatement(personal(userId), cardId, [billId], 'json');
+  const account = recordJoin(
+    'ledger.accounts',
+    'account',
+    'b.account_id',
+    `x.id, x.name, x.logo, x.initial_balance as balance, x.include_total_balance, x.is_default, x.type, x.subtype,
+     x.profile_id, x.user_id, ${stamps}`,
+  );
+  const category = recordJoin(
+    'ledger.categories',
+    'category',
+    'b.category_id',
+    `x.id, x.name, x.is_expense, x.is_essential, x.is_hidden, x.icon, x.icon_name, x.icon_background_color, x.image,
+     x.profile_id, x.user_id, ${stamps}`,
+  );
+  const subcategory = recordJoin(
+    'ledger.subcategories',
+    'subcategory',
+    'b.subcategory_id',
+    `x.id, x.category_id, x.name, x.is_essential, x.is_hidden, x.icon_name, x.icon_background_color, x.image,
+     x.profile_id, x.user_id, ${stamps}`,
+  );
+  const card = recordJoin(
+    'billing.credit_cards',
+    'card',
+    '?',
+    `x.id, x.name, x.logo, x.account_id, x.closing_day::text as closing_date, x.due_day::text as expiring_date,
+     x.limit, case when x.is_unlimited then null else x.limit end as available_limit, x.is_unlimited,
+     x.needs_closing_date_review, x.profile_id, x.user_id, ${stamps}`,
+  );
+  const record = `left(b.view, -1) || ',"account":' || coalesce(account.json, 'null')
+    || ',"category":' || coalesce(category.json, 'null') || ',"subcategory":' || coalesce(subcategory.json, 'null')
+    || ',"tags":' || coalesce(tags.json, '[]') || ',"total":' || b.total || ',"credit_card":' || card.json
+    || ',"projected_date":' || coalesce(to_json(b.billed_at)::text, 'null')
+    || ',"projected_installment":' || coalesce(b.installment_number::text, 'null')
+    || ',"reconciled_with":null,"reconciles":[]}'`;
+  const tags = `left join lateral (select json_agg(r)::text as json from (
+      select x.id, x.name, x.color, x.profile_id, x.user_id, ${stamps}
+      from ledger.transaction_tags l join ledger.tags x on x.id = l.tag_id where l.transaction_id = b.id) r) tags on true`;
+  return [
+    numberedStatement(
+      `select ${record} as record
+       from (select *, row_number() over () as position from (${rows.sql}) rows) b
+       ${account} ${category} ${subcategory} ${tags} ${card}
+       order by b.position`,
+      [...rows.params, cardId],
+    ),
+    fromProduction(billTotalsStatement(personal(userId), totalsBillIds)),
+  ];
+}
 
 /** The ledger's subcategory aggregate (`totalsBySubcategory`) for a personal context, imported from it. */
 export const subcategoryStatement = (userId: string, from: string, to: string) =>

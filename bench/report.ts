@@ -25,6 +25,12 @@ export interface ScenarioResult extends Figures {
    * processes) as the request crosses hops in `npm start`. Measured on that pass only.
    */
   bareTopology?: Figures & { name: string };
+  /**
+   * A floor of the contract's own weight (the bill): a bare server answering as many bytes as ours, the records
+   * the spec embeds in every row written by PostgreSQL; and the same behind the bare relays (production pass).
+   */
+  sameBytes?: Figures & { name: string };
+  sameBytesTopology?: Figures & { name: string };
   /** A read's statements run by pg clients in the bench's process, no HTTP at all: a stricter floor. */
   raw?: Figures & { name: string };
   /** Commit-to-insights lag of the events the load wrote (create transaction). */
@@ -32,7 +38,13 @@ export interface ScenarioResult extends Figures {
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
   ratio?: number;
   /** µs of CPU per request of each process of either side (PostgreSQL and Redis included), and their `total`. */
-  cpu?: { ours: Record<string, number>; baseline: Record<string, number>; bareTopology?: Record<string, number> };
+  cpu?: {
+    ours: Record<string, number>;
+    baseline: Record<string, number>;
+    bareTopology?: Record<string, number>;
+    sameBytes?: Record<string, number>;
+    sameBytesTopology?: Record<string, number>;
+  };
 }
 
 /** The figures of several windows of one load: their requests over their seconds, mean p50, worst p99. */
@@ -66,8 +78,9 @@ export function cpuLine(cpu: NonNullable<ScenarioResult['cpu']>): string {
       .join(' + ')} = ${sample.total}`;
   const ratio = (base: Record<string, number> | undefined) =>
     base?.total ? ` (${(cpu.ours.total / base.total).toFixed(1)}×)` : '';
-  const topology = cpu.bareTopology?.total ? `; bare topology ${side(cpu.bareTopology)}${ratio(cpu.bareTopology)}` : '';
-  return `CPU µs per request: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio(cpu.baseline)}${topology}`;
+  const more = (name: string, sample: Record<string, number> | undefined) =>
+    sample?.total ? `; ${name} ${side(sample)}${ratio(sample)}` : '';
+  return `CPU µs per request: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio(cpu.baseline)}${more('bare topology', cpu.bareTopology)}${more('same bytes', cpu.sameBytes)}${more('same bytes, bare topology', cpu.sameBytesTopology)}`;
 }
 
 /** The same against the raw SQL figure, for the reads that have one. */
@@ -115,6 +128,34 @@ export function table(results: ScenarioResult[]): string {
       `| ${r.scenario}${lag} | ${throughput} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${baselineCell(r.baseline)} | ${ratio} | ${p99Ratio(r.baseline)} | ${r.raw ? baselineCell(r.raw) : '—'} | ${times(rawRatioOf(r))} |${topology}`,
     );
   }
+  return lines.join('\n');
+}
+
+/** `, 1.0× the same bytes (0.9× behind the bare relays)` for a scenario measured against its bytes' floor. */
+export function sameBytesNote(result: ScenarioResult): string {
+  const bare = result.sameBytes && ratioOf(result, result.sameBytes);
+  if (bare === undefined) return '';
+  const hops = result.sameBytesTopology && ratioOf(result, result.sameBytesTopology);
+  return `, ${bare.toFixed(1)}× the same bytes${hops === undefined ? '' : ` (${hops.toFixed(1)}× behind the bare relays)`}`;
+}
+
+/** The scenarios measured against a bare server answering as many bytes as ours, as Markdown; '' if none. */
+export function sameBytesTable(results: ScenarioResult[]): string {
+  const measured = results.filter((r) => r.sameBytes);
+  if (!measured.length) return '';
+  const hops = measured.some((r) => r.sameBytesTopology);
+  const cells = (r: ScenarioResult, base: (Figures & { name: string }) | undefined) => {
+    const ratio = base && ratioOf(r, base);
+    const p99 = r.p99 !== undefined && base?.p99 ? `${num(r.p99 / base.p99, 1)}×` : '—';
+    return ` ${baselineCell(base)} | ${ratio === undefined ? '—' : `${num(ratio, 1)}×`} | ${p99} |`;
+  };
+  const lines = [
+    `| Scenario, against the same bytes | Requests/s | Same bytes | Ratio | p99 ratio |${hops ? ' Same bytes, bare topology | Ratio | p99 ratio |' : ''}`,
+    `|---|---:|---|---:|---:|${hops ? '---|---:|---:|' : ''}`,
+    ...measured.map(
+      (r) => `| ${r.scenario} | ${num(r.rps)} |${cells(r, r.sameBytes)}${hops ? cells(r, r.sameBytesTopology) : ''}`,
+    ),
+  ];
   return lines.join('\n');
 }
 

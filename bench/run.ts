@@ -10,6 +10,7 @@ import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './
 import type { DriveOptions, DriveResult } from './drive.ts';
 import { drive } from './load.ts';
 import {
+  billRecordsStatements,
   billStatements,
   listStatement,
   openBillIds,
@@ -29,12 +30,15 @@ import {
   ratioOf,
   rawRatioOf,
   type ScenarioResult,
+  sameBytesNote,
+  sameBytesTable,
   table,
   topologyRatioOf,
   writeResults,
 } from './report.ts';
 import { available, type RouteName } from './routes.ts';
 import { type BenchData, DIVERSOS, FULL_SCALE, type SeedOptions, seedBenchData } from './seed.ts';
+import { stackFloor } from './stack-floor.ts';
 import { peakRss, startTopology, type Topology } from './topology.ts';
 
 /**
@@ -72,6 +76,13 @@ const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
 /** `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule); all by default. */
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
+
+/** What the bill's second floor is: the contract's bytes, written by PostgreSQL, answered by bare express + pg. */
+const SAME_BYTES_NAME = "bare express + pg answering the spec's records, written by PostgreSQL";
+
+/** What `stackFloor` measures, as the run prints it. */
+const FLOOR_NAME =
+  'Memory floor of the stack (one process holding only express, MikroORM + pg, ioredis, BullMQ, undici, joi, pino and prom-client, started as a service is)';
 
 /** The bare topology's name in the table: the bare server behind the hops our request crosses. */
 const hopsName = (hops: 1 | 2) =>
@@ -112,6 +123,9 @@ const driveOptions = ({ url, api, method = 'GET', body }: Load): Omit<DriveOptio
 async function httpFigures(load: Load): Promise<Figures> {
   return combinedWindows([await drive({ ...driveOptions(load), warmup: WARMUP_SECONDS, seconds: SECONDS })]);
 }
+
+/** The sides a paired scenario can measure: ours and its floors. */
+type SideName = 'ours' | 'baseline' | 'bareTopology' | 'sameBytes' | 'sameBytesTopology';
 
 /** One side of an alternated measurement: the load it drives and the processes it runs on. */
 interface Side {
@@ -155,7 +169,8 @@ async function alternated(
 
 /**
  * Ours beside the bare server and, on the production topology, beside the bare server behind as many bare
- * relays as our request crosses hops (`hops`): ours, the issue's baseline and the topology's own floor.
+ * relays as our request crosses hops (`hops`): ours, the issue's baseline and the topology's own floor. With
+ * `sameBytes` (a bare server's read answering as many bytes as ours), that one too, bare and behind the relays.
  */
 async function pairedFigures(
   target: Target,
@@ -164,28 +179,48 @@ async function pairedFigures(
   baseline: Load,
   hops: 1 | 2,
   settle?: () => Promise<void>,
+  sameBytes?: Load,
 ): Promise<
   Pick<ScenarioResult, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'cpu'> & {
     baseline: Figures;
     bareTopology?: Figures & { name: string };
+    sameBytes?: Figures & { name: string };
+    sameBytesTopology?: Figures & { name: string };
   }
 > {
-  const sides: Side[] = [
-    { load: ours, probe: target.cpu.ours },
-    { load: baseline, probe: target.cpu.baseline },
+  const behindRelays = (bare: BareHops, load: Load): Side => ({
+    load: { ...load, url: bare.through(hops, load.url) },
+    probe: probeOf(() => ({ 'bare server': process.pid, ...bare.pids(hops) })),
+  });
+  const sides: [SideName, Side][] = [
+    ['ours', { load: ours, probe: target.cpu.ours }],
+    ['baseline', { load: baseline, probe: target.cpu.baseline }],
   ];
-  if (relays) {
-    sides.push({
-      load: { ...baseline, url: relays.through(hops, baseline.url) },
-      probe: probeOf(() => ({ 'bare server': process.pid, ...relays.pids(hops) })),
-    });
-  }
-  const [mine, bare, bareTopology] = await alternated(sides, settle);
+  if (relays) sides.push(['bareTopology', behindRelays(relays, baseline)]);
+  if (sameBytes) sides.push(['sameBytes', { load: sameBytes, probe: target.cpu.baseline }]);
+  if (sameBytes && relays) sides.push(['sameBytesTopology', behindRelays(relays, sameBytes)]);
+  const measured = await alternated(
+    sides.map(([, side]) => side),
+    settle,
+  );
+  const of = new Map(sides.map(([name], i) => [name, measured[i]]));
+  const [mine, bare] = measured;
+  const bareTopology = of.get('bareTopology');
+  const bytes = of.get('sameBytes');
+  const bytesTopology = of.get('sameBytesTopology');
   return {
     ...mine.figures,
     baseline: bare.figures,
     bareTopology: bareTopology && { name: hopsName(hops), ...bareTopology.figures },
-    cpu: { ours: mine.cpu, baseline: bare.cpu, bareTopology: bareTopology?.cpu },
+    sameBytes: bytes && { name: SAME_BYTES_NAME, ...bytes.figures },
+    sameBytesTopology: bytesTopology && { name: hopsName(hops), ...bytesTopology.figures },
+    cpu: {
+      ours: mine.cpu,
+      baseline: bare.cpu,
+      bareTopology: bareTopology?.cpu,
+      sameBytes: bytes?.cpu,
+      sameBytesTopology: bytesTopology?.cpu,
+    },
   };
 }
 
@@ -203,7 +238,8 @@ function finish(result: ScenarioResult): ScenarioResult {
     const ratio =
       (done.ratio === undefined ? '' : `, ${done.ratio.toFixed(1)}× the baseline`) +
       (raw === undefined ? '' : ` (${raw.toFixed(1)}× its raw SQL)`) +
-      (hops === undefined ? '' : `, ${hops.toFixed(1)}× the bare topology`);
+      (hops === undefined ? '' : `, ${hops.toFixed(1)}× the bare topology`) +
+      sameBytesNote(done);
     log(`- ${done.scenario}: ${figure}${failures}${ratio}`);
     // nothing to read where /proc is missing (not Linux)
     if (done.cpu?.ours.total) log(`  ${cpuLine(done.cpu)}`);
@@ -244,6 +280,7 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
     hops: 1 | 2,
     rawName: string,
     statements: Statement[],
+    sameBytes?: Statement[],
   ): Promise<ScenarioResult> => {
     const paired = await pairedFigures(
       target,
@@ -251,6 +288,8 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
       { url: `${target.url}${path}`, api: person.api },
       { url: bare.serve(key, statements), api: person.api },
       hops,
+      undefined,
+      sameBytes && { url: bare.serveRecords(`${key}-records`, sameBytes), api: person.api },
     );
     return {
       scenario,
@@ -296,15 +335,19 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
     // the bill's size drives its cost: say it beside the figures
     const sample = await person.api.get(bill);
     const count = (sample.body.transactions?.length ?? 0).toLocaleString('en-US');
-    const statements = billStatements(
-      person.userId,
-      person.cardIds[0],
-      sample.body.bill.id,
-      await unrolledBills(target.databaseUrl, person.cardIds[0], sample.body.bill.id),
-    );
+    const [card, billId] = [person.cardIds[0], sample.body.bill.id];
+    const totalsBillIds = await unrolledBills(target.databaseUrl, card, billId);
     results.push(
       finish(
-        await read('bill', `Show bill (${count} transactions)`, bill, 2, 'raw SQL of its rows and totals', statements),
+        await read(
+          'bill',
+          `Show bill (${count} transactions)`,
+          bill,
+          2,
+          'raw SQL of its rows and totals',
+          billStatements(person.userId, card, billId, totalsBillIds),
+          billRecordsStatements(person.userId, card, billId, totalsBillIds),
+        ),
       ),
     );
   }
@@ -462,6 +505,8 @@ async function topologyPass(stack: TestStack, data: BenchData) {
     const rest = topology.rss();
     const restPss = topology.pss();
     log(`RSS at rest (MB): ${JSON.stringify(rest)}; PSS: ${JSON.stringify(restPss)}`);
+    const floor = await stackFloor({ DATABASE_URL: stack.databaseUrl, REDIS_URL: stack.env.REDIS_URL });
+    log(`${FLOOR_NAME}: RSS ${floor.rss} MB, PSS ${floor.pss} MB at rest`);
     const target: Target = {
       url: topology.url,
       databaseUrl: stack.databaseUrl,
@@ -472,7 +517,12 @@ async function topologyPass(stack: TestStack, data: BenchData) {
     const { result, peak } = await peakRss(topology, () => scenarios(target, retarget(data, topology.url)));
     const afterPss = topology.pss();
     log(`RSS peak under load (MB): ${JSON.stringify(peak)}; PSS after the load: ${JSON.stringify(afterPss)}`);
-    return { results: result, rss: { rest, peak }, pss: { rest: restPss, after_load: afterPss } };
+    return {
+      results: result,
+      rss: { rest, peak },
+      pss: { rest: restPss, after_load: afterPss },
+      stackFloor: floor,
+    };
   } finally {
     await topology.stop();
   }
@@ -573,7 +623,7 @@ try {
     },
     data,
   );
-  const output = table(results);
+  const output = [table(results), sameBytesTable(results)].filter(Boolean).join('\n\n');
   log('');
   log(output);
   let topology: Awaited<ReturnType<typeof topologyPass>> | null = null;
@@ -586,12 +636,13 @@ try {
     log('');
     log(`Pass 2: ${TOPOLOGY_MODE}.`);
     topology = await topologyPass(stack, data);
-    topologyOutput = table(topology.results);
+    topologyOutput = [table(topology.results), sameBytesTable(topology.results)].filter(Boolean).join('\n\n');
     log('');
     log(topologyOutput);
     log('');
     log(`RSS MB at rest: ${rssLine(topology.rss.rest)}; peak under the load: ${rssLine(topology.rss.peak)}.`);
     log(`PSS MB at rest: ${rssLine(topology.pss.rest)}; after the load: ${rssLine(topology.pss.after_load)}.`);
+    log(`${FLOOR_NAME}: RSS ${topology.stackFloor.rss} MB, PSS ${topology.stackFloor.pss} MB at rest.`);
   }
   const totalSeconds = (performance.now() - began) / 1000;
   log('');
@@ -618,6 +669,7 @@ try {
           results: topology.results,
           rss_mb: topology.rss,
           pss_mb: topology.pss,
+          stack_floor_mb: topology.stackFloor,
           table: topologyOutput,
         }
       : null,

@@ -19,7 +19,8 @@ export interface Topology {
   stop(): Promise<void>;
 }
 
-function rssMb(pid: number): number | null {
+/** A process's RSS in MB, or null once it has ended. */
+export function rssMb(pid: number): number | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
@@ -29,7 +30,8 @@ function rssMb(pid: number): number | null {
   }
 }
 
-function pssMb(pid: number): number | null {
+/** A process's PSS in MB (its shared pages divided among their sharers), or null once it has ended. */
+export function pssMb(pid: number): number | null {
   try {
     const kb = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
     return kb ? Math.round(Number(kb) / 1024) : null;

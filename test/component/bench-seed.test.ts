@@ -1,3 +1,5 @@
+import { startBaselineServer } from '../../bench/baseline-server.ts';
+import { billRecordsStatements } from '../../bench/raw-sql.ts';
 import { seedBenchData } from '../../bench/seed.ts';
 import { TestStack } from '../support/stack.ts';
 
@@ -65,6 +67,35 @@ describe('benchmark seeding', () => {
       [response.body.bill.id],
     );
     expect(response.body.transactions).toHaveLength(Number(stored[0].count));
+  });
+
+  it("when the bare server answers the bill's records, then they are ours: same rows, fields and order, as many bytes", async () => {
+    const month = `${data.today.slice(0, 7)}-01`;
+    const card = data.personal.cardIds[0];
+    const ours = await data.personal.api.get(`/v2/bills/show-by-card/${card}?date=${month}`);
+    expect(ours.body.transactions.length).toBeGreaterThan(0);
+    const bare = await startBaselineServer(stack.databaseUrl, data.personal.userId);
+    try {
+      const statements = billRecordsStatements(data.personal.userId, card, ours.body.bill.id, [ours.body.bill.id]);
+      const answer = await fetch(bare.serveRecords('bill-records', statements));
+      const [records]: Record<string, unknown>[][] = JSON.parse(await answer.text()).data;
+      const theirs: Record<string, unknown>[] = ours.body.transactions;
+      expect(records.map((row) => row.id)).toEqual(theirs.map((row) => row.id));
+      expect(records.map((row) => Object.keys(row))).toEqual(theirs.map((row) => Object.keys(row)));
+      for (const record of ['account', 'category', 'subcategory', 'credit_card'] as const) {
+        const keysOf = (rows: Record<string, unknown>[]) =>
+          rows.map((row) => {
+            const value = row[record];
+            return value && typeof value === 'object' ? Object.keys(value) : null;
+          });
+        expect(keysOf(records)).toEqual(keysOf(theirs));
+      }
+      const size = JSON.stringify(records).length / JSON.stringify(theirs).length;
+      expect(size).toBeGreaterThan(0.97);
+      expect(size).toBeLessThan(1.03);
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('when seeded, then the rule merchant rows and the listing of the person are there', async () => {

@@ -1,4 +1,11 @@
-import { cpuLine, type ScenarioResult, table, topologyRatioOf } from '../../bench/report.ts';
+import {
+  cpuLine,
+  type ScenarioResult,
+  sameBytesNote,
+  sameBytesTable,
+  table,
+  topologyRatioOf,
+} from '../../bench/report.ts';
 
 const create: ScenarioResult = {
   scenario: 'Create transaction',
@@ -36,6 +43,49 @@ describe('bench: the bare topology beside the baseline', () => {
     });
     expect(line).toBe(
       'CPU µs per request: ours gateway 300 + ledger 400 + PostgreSQL 500 = 1200; baseline bare server 200 + PostgreSQL 280 = 480 (2.5×); bare topology bare server 200 + relay 170 + PostgreSQL 330 = 700 (1.7×)',
+    );
+  });
+});
+
+describe("bench: the bill against a bare server answering the spec's bytes", () => {
+  const bill: ScenarioResult = {
+    scenario: 'Show bill (1,360 transactions)',
+    request: 'GET /v2/bills/show-by-card/x',
+    rps: 25,
+    p99: 1_000,
+    baseline: { name: 'bare express + pg, same statements', rps: 50, p99: 500 },
+    sameBytes: { name: 'same bytes', rps: 27.5, p99: 625 },
+    sameBytesTopology: { name: 'bare server behind two chained bare relays', rps: 22.5, p99: 1_250 },
+  };
+
+  it('when a row was measured against the same bytes, then a second table gives both floors, our ratios and p99s', () => {
+    const lines = sameBytesTable([create, bill]).split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[1].split('|')).toHaveLength(lines[0].split('|').length);
+    expect(lines[2]).toBe(
+      '| Show bill (1,360 transactions) | 25 | 28 req/s (same bytes) | 1.1× | 1.6× | 23 req/s (bare server behind two chained bare relays) | 0.9× | 0.8× |',
+    );
+    expect(sameBytesNote(bill)).toBe(', 1.1× the same bytes (0.9× behind the bare relays)');
+  });
+
+  it('when no row was (the other scenarios), then there is no second table and no note', () => {
+    expect(sameBytesTable([create])).toBe('');
+    expect(sameBytesNote(create)).toBe('');
+    const { sameBytesTopology: _, ...inProcess } = bill;
+    expect(sameBytesTable([inProcess]).split('\n')[2]).toBe(
+      '| Show bill (1,360 transactions) | 25 | 28 req/s (same bytes) | 1.1× | 1.6× |',
+    );
+  });
+
+  it('when the same bytes were measured, then the CPU line gives their processes and our ratio to them', () => {
+    const line = cpuLine({
+      ours: { ledger: 500, total: 1_000 },
+      baseline: { 'bare server': 250, total: 250 },
+      sameBytes: { 'bare server': 400, total: 800 },
+      sameBytesTopology: { 'bare server': 400, relay: 600, total: 1_000 },
+    });
+    expect(line).toBe(
+      'CPU µs per request: ours ledger 500 = 1000; baseline bare server 250 = 250 (4.0×); same bytes bare server 400 = 800 (1.3×); same bytes, bare topology bare server 400 + relay 600 = 1000 (1.0×)',
     );
   });
 });
