@@ -170,15 +170,15 @@ export function billRecordsStatements(userId: string, cardId: string, billId: st
      x.limit, case when x.is_unlimited then null else x.limit end as available_limit, x.is_unlimited,
      x.needs_closing_date_review, x.profile_id, x.user_id, ${stamps}`,
   );
+  const tags = `left join lateral (select json_agg(r)::text as json from (
+      select x.id, x.name, x.color, x.profile_id, x.user_id, ${stamps}
+      from ledger.transaction_tags l join ledger.tags x on x.id = l.tag_id where l.transaction_id = b.id) r) tags on true`;
   const record = `left(b.view, -1) || ',"account":' || coalesce(account.json, 'null')
     || ',"category":' || coalesce(category.json, 'null') || ',"subcategory":' || coalesce(subcategory.json, 'null')
     || ',"tags":' || coalesce(tags.json, '[]') || ',"total":' || b.total || ',"credit_card":' || card.json
     || ',"projected_date":' || coalesce(to_json(b.billed_at)::text, 'null')
     || ',"projected_installment":' || coalesce(b.installment_number::text, 'null')
     || ',"reconciled_with":null,"reconciles":[]}'`;
-  const tags = `left join lateral (select json_agg(r)::text as json from (
-      select x.id, x.name, x.color, x.profile_id, x.user_id, ${stamps}
-      from ledger.transaction_tags l join ledger.tags x on x.id = l.tag_id where l.transaction_id = b.id) r) tags on true`;
   return [
     numberedStatement(
       `select ${record} as record
