@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SERVICE_MALLOC_TUNABLES, SERVICE_NODE_FLAGS, serviceAllocatorEnv } from '../scripts/service-tuning.ts';
+import { serviceTuningEnv } from '../scripts/service-tuning.ts';
 import { pssMb, rssMb } from './topology.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -23,9 +23,7 @@ export async function stackFloor(
       ...process.env,
       NODE_ENV: 'production',
       NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache',
-      NODE_OPTIONS: `${SERVICE_NODE_FLAGS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
-      GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? SERVICE_MALLOC_TUNABLES,
-      ...serviceAllocatorEnv(process.env, existsSync),
+      ...serviceTuningEnv(process.env, existsSync),
       ...env,
     },
   });

@@ -49,3 +49,18 @@ export function serviceAllocatorEnv(
   const library = JEMALLOC_PATHS.find(exists);
   return library ? { LD_PRELOAD: library, MALLOC_CONF } : { MALLOC_CONF };
 }
+
+/**
+ * What a service process's environment adds to `env` for its memory, as `npm start` starts it: the V8 flags ahead
+ * of the operator's `NODE_OPTIONS`, glibc's thresholds unless the operator set them, and the allocator.
+ */
+export function serviceTuningEnv(
+  env: NodeJS.ProcessEnv,
+  exists: (path: string) => boolean,
+): { NODE_OPTIONS: string; GLIBC_TUNABLES: string; LD_PRELOAD?: string; MALLOC_CONF: string } {
+  return {
+    NODE_OPTIONS: `${SERVICE_NODE_FLAGS} ${env.NODE_OPTIONS ?? ''}`.trim(),
+    GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? SERVICE_MALLOC_TUNABLES,
+    ...serviceAllocatorEnv(env, exists),
+  };
+}

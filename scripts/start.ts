@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { flushCompileCache, getCompileCacheDir } from 'node:module';
 import { resolve } from 'node:path';
 import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
-import { SERVICE_MALLOC_TUNABLES, SERVICE_NODE_FLAGS, serviceAllocatorEnv } from './service-tuning.ts';
+import { serviceTuningEnv } from './service-tuning.ts';
 
 /**
  * `npm start`: gateway, ledger, billing and insights with their workers as one process group on this
@@ -39,12 +39,7 @@ delete process.env.FINANCE_START_WARM_COPY;
  */
 const COMPILE_CACHE = resolve(process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache');
 const childEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE };
-const serviceEnv = {
-  ...childEnv,
-  NODE_OPTIONS: `${SERVICE_NODE_FLAGS} ${process.env.NODE_OPTIONS ?? ''}`.trim(),
-  GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? SERVICE_MALLOC_TUNABLES,
-  ...serviceAllocatorEnv(process.env, existsSync),
-};
+const serviceEnv = { ...childEnv, ...serviceTuningEnv(process.env, existsSync) };
 
 let ports: Record<Service, string>;
 try {

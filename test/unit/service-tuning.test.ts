@@ -6,6 +6,7 @@ import {
   SERVICE_MALLOC_TUNABLES,
   SERVICE_NODE_FLAGS,
   serviceAllocatorEnv,
+  serviceTuningEnv,
 } from '../../scripts/service-tuning.ts';
 
 /**
@@ -87,4 +88,23 @@ describe('service processes: the allocator npm start gives them', () => {
       expect(refused.stderr).toContain('Invalid conf pair');
     },
   );
+});
+
+describe('service processes: the environment npm start gives them', () => {
+  it("when the operator sets nothing, then a service gets the house V8 flags, glibc's thresholds and the allocator", () => {
+    expect(serviceTuningEnv({}, () => false)).toEqual({
+      NODE_OPTIONS: SERVICE_NODE_FLAGS,
+      GLIBC_TUNABLES: SERVICE_MALLOC_TUNABLES,
+      MALLOC_CONF: SERVICE_MALLOC_CONF,
+    });
+  });
+
+  it("when the operator sets NODE_OPTIONS or GLIBC_TUNABLES, then the flags come first so the operator's win, and the tunables are the operator's", () => {
+    const env = serviceTuningEnv(
+      { NODE_OPTIONS: '--max-semi-space-size=16', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' },
+      () => false,
+    );
+    expect(env.NODE_OPTIONS).toBe(`${SERVICE_NODE_FLAGS} --max-semi-space-size=16`);
+    expect(env.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=2');
+  });
 });
