@@ -178,8 +178,7 @@ async function pairedFigures(
   ours: Load,
   baseline: Load,
   hops: 1 | 2,
-  settle?: () => Promise<void>,
-  sameBytes?: Load,
+  { settle, sameBytes }: { settle?: () => Promise<void>; sameBytes?: Load } = {},
 ): Promise<
   Pick<ScenarioResult, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'cpu'> & {
     baseline: Figures;
@@ -288,8 +287,7 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
       { url: `${target.url}${path}`, api: person.api },
       { url: bare.serve(key, statements), api: person.api },
       hops,
-      undefined,
-      sameBytes && { url: bare.serveRecords(`${key}-records`, sameBytes), api: person.api },
+      { sameBytes: sameBytes && { url: bare.serveRecords(`${key}-records`, sameBytes), api: person.api } },
     );
     return {
       scenario,
@@ -406,7 +404,7 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
       { url: `${target.url}/v1/transactions`, api: person.api, method: 'POST', body },
       { url: `${bare.url}/v1/transactions`, api: person.api, method: 'POST', body },
       1,
-      () => eventsDrained(target.databaseUrl, since),
+      { settle: () => eventsDrained(target.databaseUrl, since) },
     );
     results.push(
       finish({
