@@ -1,6 +1,12 @@
+import { MAX_CHANGED_PER_EVENT } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recategorizeHistory } from '../../services/ledger/src/domain/rules/recategorize-history.ts';
-import { megaLojaRule, recategorizedInEvents, recordedJobOf } from '../support/merchant-transactions.ts';
+import {
+  megaLojaRule,
+  recategorizationEvents,
+  recategorizedInEvents,
+  recordedJobOf,
+} from '../support/merchant-transactions.ts';
 import { TestStack } from '../support/stack.ts';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
@@ -114,6 +120,11 @@ describe('recategorization in lanes, run by several workers at once', () => {
       items: MATCHING + 1,
       distinctIds: MATCHING + 1,
     });
+    // a batch of 1,000 changed rows is written as two events of MAX_CHANGED_PER_EVENT, each under its own id
+    const written = await recategorizationEvents(stack, tenant.userId, MORADIA);
+    expect(written.largest).toBe(MAX_CHANGED_PER_EVENT);
+    expect(written.events).toBeGreaterThanOrEqual(MATCHING / MAX_CHANGED_PER_EVENT);
+    expect(written.misnamed).toBe(0);
     const applied = await stack.sql<{ updated: number }>(
       `select (payload->'data'->>'updated')::int as updated from ledger.outbox_events
        where type = 'rule.applied' and payload->'data'->>'job_id' = $1`,

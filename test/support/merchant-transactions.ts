@@ -90,6 +90,22 @@ export const recordedJobOf = (stack: TestStack, ruleId: string): Promise<string>
   );
 
 /**
+ * The `transaction.changed` (updated) events of a context that carry rows moved to `categoryId`: how many, the most
+ * items one carries, and how many name another event id than their outbox row's.
+ */
+export async function recategorizationEvents(stack: TestStack, userId: string, categoryId: string) {
+  const [events] = await stack.sql<{ events: string; largest: number; misnamed: string }>(
+    `select count(*) as events, max(json_array_length(e.payload->'data'->'transactions')) as largest,
+       count(*) filter (where e.payload->>'event_id' <> e.id::text) as misnamed
+     from ledger.outbox_events e
+     where e.type = 'transaction.changed' and e.payload->'data'->>'change' = 'updated'
+       and e.payload->'context'->>'user_id' = $1 and e.payload->'data'->'transactions'->0->>'category_id' = $2`,
+    [userId, categoryId],
+  );
+  return { events: Number(events.events), largest: events.largest, misnamed: Number(events.misnamed) };
+}
+
+/**
  * Items of the context's `transaction.changed` (updated) events that put a row in `categoryId`, and how many
  * distinct rows they name: equal when no row went out twice.
  */

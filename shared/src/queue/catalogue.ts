@@ -52,6 +52,14 @@ export interface AccountCreated {
   type: string | null;
 }
 
+/**
+ * Most transactions a rule's batch puts in one `transaction.changed` (its 5,000 changed rows make ten events),
+ * and what one relayed job carries at most: ≈110 KB of JSON, under V8's large-object size (128 KB). Every
+ * copy of it (the claim's text, BullMQ's serialization per queue, the consumer's) then dies in the young
+ * generation; a megabyte event's copies waited in the old one for a full collection (docs/performance.md).
+ */
+export const MAX_CHANGED_PER_EVENT = 500;
+
 export interface TransactionChanged {
   change: 'created' | 'updated' | 'deleted';
   transactions: Array<{

@@ -8,6 +8,7 @@ import {
   EVENT_ROUTES,
   type EventBatch,
   type EventType,
+  MAX_CHANGED_PER_EVENT,
   type QueueName,
 } from './catalogue.ts';
 
@@ -44,12 +45,9 @@ const weightOf = (row: EventRow): number => {
   return Array.isArray(transactions) ? Math.max(transactions.length, 1) : 1;
 };
 
-/** Keeps a batch's job about the size of one rule batch's event (5,000 transactions), whatever its events carry. */
-const MAX_BATCH_WEIGHT = 5000;
-
 /**
- * Event rows bound for one queue, as jobs of consecutive events whose weights stay within the cap (an event
- * heavier than the cap goes alone). The job id digests the ids, so the same rows relayed again are one job;
+ * Event rows bound for one queue, as jobs of consecutive events carrying at most `MAX_CHANGED_PER_EVENT`
+ * transactions (a heavier event goes alone). The job id digests the ids, so the same rows relayed again are one job;
  * a batch holding other rows is another job, and the consumers' inbox skips the events they already applied.
  */
 function batchJobsOf(rows: EventRow[]): BulkJob[] {
@@ -57,7 +55,7 @@ function batchJobsOf(rows: EventRow[]): BulkJob[] {
   let weight = 0;
   for (const row of rows) {
     const rowWeight = weightOf(row);
-    if (batches.length === 0 || weight + rowWeight > MAX_BATCH_WEIGHT) {
+    if (batches.length === 0 || weight + rowWeight > MAX_CHANGED_PER_EVENT) {
       batches.push([]);
       weight = 0;
     }

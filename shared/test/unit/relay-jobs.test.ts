@@ -1,4 +1,10 @@
-import { DEFAULT_JOB_OPTIONS, EVENT_BATCH_JOB, type EventBatch, QUEUES } from '@finance/shared/queue/catalogue';
+import {
+  DEFAULT_JOB_OPTIONS,
+  EVENT_BATCH_JOB,
+  type EventBatch,
+  MAX_CHANGED_PER_EVENT,
+  QUEUES,
+} from '@finance/shared/queue/catalogue';
 import { jobsByQueue, type PendingRow } from '@finance/shared/queue/relay-jobs';
 import fc from 'fast-check';
 
@@ -9,7 +15,7 @@ const rowArb: fc.Arbitrary<PendingRow> = fc.oneof(
   fc
     .record({
       id: fc.uuid(),
-      transactions: fc.nat({ max: 6000 }),
+      transactions: fc.nat({ max: 3 * MAX_CHANGED_PER_EVENT }),
       type: fc.constantFrom(
         'transaction.changed',
         'account.created',
@@ -47,7 +53,7 @@ const rowsArb = fc.uniqueArray(rowArb, { selector: (row) => row.id, maxLength: 6
 const weight = (event: { data?: { transactions?: unknown[] } }) => Math.max(event.data?.transactions?.length ?? 1, 1);
 
 describe('relay jobs: the outbox rows of one relay pass become few jobs and lose none', () => {
-  it('each queue gets every event routed to it once, in order, in batches of at most 5,000 transactions (or one event)', () => {
+  it('each queue gets every event routed to it once, in order, in batches of at most MAX_CHANGED_PER_EVENT transactions (or one event)', () => {
     fc.assert(
       fc.property(rowsArb, (rows) => {
         const jobs = jobsByQueue(rows);
@@ -60,7 +66,9 @@ describe('relay jobs: the outbox rows of one relay pass become few jobs and lose
           for (const events of batches) {
             expect(events.length).toBeGreaterThan(0);
             if (events.length > 1)
-              expect(events.reduce((sum, event) => sum + weight(event as never), 0)).toBeLessThanOrEqual(5000);
+              expect(events.reduce((sum, event) => sum + weight(event as never), 0)).toBeLessThanOrEqual(
+                MAX_CHANGED_PER_EVENT,
+              );
           }
           const routed = rows.filter((row) => {
             if (row.queue) return false;

@@ -139,20 +139,21 @@ export interface BatchResult {
 
 /**
  * The lane's next batch after its cursor, in id order; only rows not already in the rule's category change. The same
- * statement writes `event` (an empty `data.transactions`) with the changed rows as its items, when any
- * changed: the rows never come to Node, and the items' JSON is spliced into the event's text.
+ * statement writes the changed rows as the items of `events` (empty `transaction.changed` events, in order; as many
+ * rows each as `size` spread over them, so the events stay small), and only the events that got rows: the rows
+ * never come to Node, and the items' JSON is spliced into each event's text.
  */
 export async function applyRecategorizationBatch(
   em: EntityManager,
   run: RunRow,
   lane: LaneRow,
   size: number,
-  event: OutboxInsert,
+  events: OutboxInsert[],
 ): Promise<BatchResult> {
   const match = matchSql(contextOfRow(run), run);
   const upper = lane.upper_id === null ? '' : ' and t.id <= ?';
   const differs = 't.category_id is distinct from ? or t.subcategory_id is distinct from ?';
-  const payload = aroundItems(event.payload);
+  const parts = events.map((event, index) => ({ part: index + 1, id: event.id, ...aroundItems(event.payload) }));
   const [result] = await runSql<BatchResult>(
     em,
     `with batch as (
@@ -161,10 +162,13 @@ export async function applyRecategorizationBatch(
        update transactions t set category_id = ?, subcategory_id = ?, updated_at = now()
        from batch b where t.id = b.id and (${differs})
        returning ${changedColumns()}
+     ), items as (
+       select (row_number() over () - 1) / ? + 1 as part, ${changedItemSql('c')} as item from changed c
      ), event as (
        insert into outbox_events (id, type, payload)
-       select ?, ?, (?::text || json_agg(${changedItemSql('c')})::text || ?::text)::json
-       from changed c having count(*) > 0
+       select e.id, ?, (e.head || json_agg(i.item)::text || e.tail)::json
+       from items i join json_to_recordset(?::json) as e(part int, id uuid, head text, tail text) on e.part = i.part
+       group by e.id, e.head, e.tail
      )
      select (select count(*) from batch)::int as scanned,
        (select id from batch order by id desc limit 1) as last_id,
@@ -178,10 +182,9 @@ export async function applyRecategorizationBatch(
       run.subcategory_id,
       run.category_id,
       run.subcategory_id,
-      event.id,
-      event.type,
-      payload.head,
-      payload.tail,
+      Math.ceil(size / events.length),
+      events[0].type,
+      JSON.stringify(parts),
     ],
   );
   return result;

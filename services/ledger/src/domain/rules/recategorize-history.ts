@@ -1,3 +1,4 @@
+import { MAX_CHANGED_PER_EVENT } from '@finance/shared/queue/catalogue';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -36,7 +37,7 @@ export class RunNotFound extends Error {
 }
 
 /**
- * One batch of one lane in one transaction: the UPDATE, its `transaction.changed` event, the lane's cursor,
+ * One batch of one lane in one transaction: the UPDATE, its `transaction.changed` events, the lane's cursor,
  * the run's counts and the job's progress commit together, so a worker killed at any point resumes exactly
  * where the last commit left it and the final count is exact. The batch that finishes the last lane finishes
  * the run: its `rule.applied` and the job's result. Answers the job's progress, or null once the lane is done.
@@ -45,9 +46,11 @@ async function step(em: EntityManager, run: RunRow, laneNumber: number, size: nu
   return em.transactional(async (tx) => {
     const lane = await lockLane(tx, run.job_id, laneNumber);
     if (!lane || lane.finished_at) return null;
-    // the batch's `transaction.changed` is written by its UPDATE statement (items built in SQL)
-    const event = transactionChangesEvent(contextOfRow(run), 'updated', []);
-    const batch = await applyRecategorizationBatch(tx, run, lane, size, event);
+    // the batch's `transaction.changed` events are written by its UPDATE statement (items built in SQL)
+    const events = Array.from({ length: Math.ceil(size / MAX_CHANGED_PER_EVENT) }, () =>
+      transactionChangesEvent(contextOfRow(run), 'updated', []),
+    );
+    const batch = await applyRecategorizationBatch(tx, run, lane, size, events);
     // a short batch, or one that reached the lane's last id, leaves nothing after it in the lane
     const finished = batch.scanned < size || (lane.upper_id !== null && batch.last_id === lane.upper_id);
     await advanceLane(tx, lane, { lastId: batch.last_id, finished });
