@@ -54,9 +54,9 @@ export interface AccountCreated {
 
 /**
  * Most transactions a rule's batch puts in one `transaction.changed` (its 5,000 changed rows make ten events),
- * and what one relayed job carries at most: ≈110 KB of JSON, under V8's large-object size (128 KB). Every
- * copy of it (the claim's text, BullMQ's serialization per queue, the consumer's) then dies in the young
- * generation; a megabyte event's copies waited in the old one for a full collection (docs/performance.md).
+ * and what one relayed job carries at most: ≈110 KB of JSON, under V8's large-object size (128 KB), so the
+ * strings made of it (the claim's text, BullMQ's JSON per queue) are young-generation garbage; a megabyte event's
+ * waited in the large-object space for a full collection (docs/performance.md, twenty-fourth round).
  */
 export const MAX_CHANGED_PER_EVENT = 500;
 
