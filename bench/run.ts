@@ -3,6 +3,7 @@ import { addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/cale
 import { dropDatabase } from '@finance/shared/testing/servers';
 import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
+import { deleteRedisKeys } from '../test/support/redis-keys.ts';
 import { TestStack } from '../test/support/stack.ts';
 import { type BareHops, startBareHops } from './bare-hops.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
@@ -674,5 +675,7 @@ try {
   });
 } finally {
   if (!stopped) await stack.stop();
+  // pass 2's processes queued under the same prefix after the stack's own clean-up: leave Redis as found
+  await deleteRedisKeys(stack.env.REDIS_URL, `${stack.env.QUEUE_PREFIX}:*`).catch(() => undefined);
   if (process.env.TEST_RUN_ID === 'bench') await dropDatabase(stack.databaseUrl);
 }
