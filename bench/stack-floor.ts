@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { serviceTuningEnv } from '../scripts/service-tuning.ts';
+import { DEFAULT_COMPILE_CACHE, serviceTuningEnv } from '../scripts/service-tuning.ts';
 import { pssMb, rssMb } from './topology.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -22,7 +22,7 @@ export async function stackFloor(
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache',
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || DEFAULT_COMPILE_CACHE,
       ...serviceTuningEnv(process.env, existsSync),
       ...env,
     },

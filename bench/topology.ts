@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_COMPILE_CACHE } from '../scripts/service-tuning.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -126,7 +127,7 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
       INSIGHTS_URL: `http://127.0.0.1:${base + 3}`,
       INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef',
       // as the `start` script of package.json sets it
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache',
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || DEFAULT_COMPILE_CACHE,
       ...env,
     },
   });

@@ -4,6 +4,13 @@
  */
 
 /**
+ * Where `npm start` keeps Node's compile cache unless `NODE_COMPILE_CACHE` names another place (package.json's
+ * `start` script names the same): every start after the first finds each service's stripped TypeScript and V8
+ * code there, and no service loads the type stripper (≈15–20 MB less per process).
+ */
+export const DEFAULT_COMPILE_CACHE = 'node_modules/.cache/node-compile-cache';
+
+/**
  * V8 flags of each service process, ahead of the operator's NODE_OPTIONS: a 4 MB young generation (semi-space)
  * instead of V8's default of up to 32 MB keeps ≈20–30 MB less per process at rest; its cost on creates is
  * within this machine's noise but may reach 10–20 %. `--optimize-for-size` would cap the peak under load too,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { flushCompileCache, getCompileCacheDir } from 'node:module';
 import { resolve } from 'node:path';
 import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
-import { serviceTuningEnv } from './service-tuning.ts';
+import { DEFAULT_COMPILE_CACHE, serviceTuningEnv } from './service-tuning.ts';
 
 /**
  * `npm start`: gateway, ledger, billing and insights with their workers as one process group on this
@@ -37,7 +37,7 @@ delete process.env.FINANCE_START_WARM_COPY;
  * service's modules by the prepare step: no service loads the type stripper (≈20 MB less per process), and
  * they start faster. `NODE_COMPILE_CACHE` moves it; `NODE_DISABLE_COMPILE_CACHE=1` turns it off.
  */
-const COMPILE_CACHE = resolve(process.env.NODE_COMPILE_CACHE || 'node_modules/.cache/node-compile-cache');
+const COMPILE_CACHE = resolve(process.env.NODE_COMPILE_CACHE || DEFAULT_COMPILE_CACHE);
 const childEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE };
 const serviceEnv = { ...childEnv, ...serviceTuningEnv(process.env, existsSync) };
 

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import {
+  DEFAULT_COMPILE_CACHE,
   JEMALLOC_PATHS,
   SERVICE_MALLOC_CONF,
   SERVICE_MALLOC_TUNABLES,
@@ -106,5 +107,10 @@ describe('service processes: the environment npm start gives them', () => {
     );
     expect(env.NODE_OPTIONS).toBe(`${SERVICE_NODE_FLAGS} --max-semi-space-size=16`);
     expect(env.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=2');
+  });
+
+  it("when npm start runs, then package.json's start script and the supervisor default to the same compile cache", () => {
+    const { scripts } = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(scripts.start).toContain(`NODE_COMPILE_CACHE=\${NODE_COMPILE_CACHE:-${DEFAULT_COMPILE_CACHE}}`);
   });
 });

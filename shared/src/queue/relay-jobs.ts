@@ -38,7 +38,7 @@ const jobOf = (row: JobRow): BulkJob => ({
   opts: { ...DEFAULT_JOB_OPTIONS, jobId: row.id, telemetry: jobTraceMetadata(row.payload.traceparent) },
 });
 
-/** Transactions an event carries (a rule's batch carries thousands): what bounds a batch's size. */
+/** Transactions an event carries (a rule's event up to `MAX_CHANGED_PER_EVENT`): what bounds a batch's size. */
 const weightOf = (row: EventRow): number => {
   const data = row.payload.data;
   const transactions = data && typeof data === 'object' && 'transactions' in data ? data.transactions : null;
