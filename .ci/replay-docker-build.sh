@@ -88,7 +88,17 @@ drop_db() {
     c.connect().then(() => c.query('drop database if exists $DB with (force)')).finally(() => c.end());
   " "${BASE_DB_URL%/*}/postgres" || true
 }
-trap 'drop_db; cleanup' EXIT
+# the services' queues and schedulers under the run's prefix go with the database
+drop_keys() {
+  "$NODE" -e "
+    const { Redis } = require('$ROOT/node_modules/ioredis');
+    const r = new Redis(process.argv[1], { maxRetriesPerRequest: 1 });
+    (async () => {
+      for await (const keys of r.scanStream({ match: 'replay$$:*', count: 500 })) if (keys.length) await r.unlink(...keys);
+    })().finally(() => r.disconnect());
+  " "$REDIS_URL" || true
+}
+trap 'drop_db; cleanup; drop_keys' EXIT
 (cd "$PROD" && "$NODE" scripts/migrate.ts >/dev/null)
 echo "migrations OK"
 # the runtime stage fills Node's compile cache; every service must then start without stripping a source
