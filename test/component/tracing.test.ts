@@ -45,9 +45,10 @@ describe('tracing: one trace from the gateway through the service to the worker'
     expect(handled.attributes['messaging.message.id']).toEqual(expect.any(String));
     // and links the span of the job that carried it
     expect(handled.links).toHaveLength(1);
-    const job = exporter
-      .getFinishedSpans()
-      .find((span) => span.spanContext().spanId === handled.links[0].context.spanId);
+    // the job's span ends after the batch's last event: it may still be open when this event's span is found
+    const job = await waitFor(async () =>
+      exporter.getFinishedSpans().find((span) => span.spanContext().spanId === handled.links[0].context.spanId),
+    );
     expect(job).toMatchObject({ kind: SpanKind.CONSUMER, name: 'process insights.ledger-events' });
   });
 
