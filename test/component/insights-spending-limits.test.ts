@@ -4,7 +4,7 @@ import { todayIn } from '@finance/shared/clock';
 import { internalRoutes } from '@finance/shared/contracts/internal/index';
 import { ledgerForInsightsRoutes } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { lookupIn, pathOf } from '@finance/shared/contracts/route';
-import { EVENT_BATCH_JOB } from '@finance/shared/queue/catalogue';
+import { EVENT_BATCH_JOB, QUEUES } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../support/api-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -289,16 +289,23 @@ describe('insights: spending limits through the gateway', () => {
     const events = await stack.sql<{ id: string; payload: unknown }>(
       "select id, payload from ledger.outbox_events where type = 'transaction.changed'",
     );
-    const queue = stack.service('insights').runtime.queues.get('insights.ledger-events');
-    // as the relay sends them (one batch), and as one job each, the form relayed before batches
+    const queues = stack.service('insights').runtime.queues;
+    const queue = queues.get(QUEUES.transactionChanges);
+    const earlier = queues.get(QUEUES.insightsLedgerEvents);
+    // as the relay sends them (one batch), as a release before it sent them (one batch to the ledger events'
+    // queue), and as one job each, the form relayed before batches
     await Promise.all([
       queue.add(EVENT_BATCH_JOB, { events: events.map((event) => event.payload) }),
+      earlier.add(EVENT_BATCH_JOB, { events: events.map((event) => event.payload) }),
       ...events.flatMap((event) => [
-        queue.add('transaction.changed', event.payload, { jobId: `${event.id}-again` }),
-        queue.add('transaction.changed', { ...(event.payload as object), event_id: crypto.randomUUID() }),
+        earlier.add('transaction.changed', event.payload, { jobId: `${event.id}-again` }),
+        earlier.add('transaction.changed', { ...(event.payload as object), event_id: crypto.randomUUID() }),
       ]),
     ]);
-    await waitFor(async () => (await queue.getJobCounts('waiting', 'active', 'delayed')).waiting === 0, 15_000);
+    await waitFor(async () => {
+      const counts = await Promise.all([queue, earlier].map((each) => each.getJobCounts('waiting', 'active')));
+      return counts.every((count) => count.waiting + count.active === 0);
+    }, 15_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await kinds()).toEqual(['SPENDING_LIMIT_EXCEEDED', 'SPENDING_LIMIT_WARNING']);
     const rows = await stack.sql<{ kind: string; data: Record<string, unknown> }>(
@@ -362,17 +369,23 @@ describe('insights: spending limits through the gateway', () => {
     }
   });
 
-  it('when a malformed transaction.changed event arrives, then the job fails at once without retries', async () => {
-    const queue = stack.service('insights').runtime.queues.get('insights.ledger-events');
-    const job = await queue.add('transaction.changed', {
-      event_id: crypto.randomUUID(),
-      type: 'transaction.changed',
-      occurred_at: new Date().toISOString(),
-      context: { user_id: tenant.userId, profile_id: null },
-      data: { change: 'created' },
-    });
-    const failed = await waitFor(async () => (await job.isFailed()) && (await queue.getJob(job.id as string)), 20_000);
-    expect(failed?.attemptsMade).toBe(1);
-    expect(failed?.failedReason).toMatch(/malformed/);
-  });
+  it.each([QUEUES.transactionChanges, QUEUES.insightsLedgerEvents])(
+    'when a malformed transaction.changed event arrives on %s, then the job fails at once without retries',
+    async (name) => {
+      const queue = stack.service('insights').runtime.queues.get(name);
+      const job = await queue.add('transaction.changed', {
+        event_id: crypto.randomUUID(),
+        type: 'transaction.changed',
+        occurred_at: new Date().toISOString(),
+        context: { user_id: tenant.userId, profile_id: null },
+        data: { change: 'created' },
+      });
+      const failed = await waitFor(
+        async () => (await job.isFailed()) && (await queue.getJob(job.id as string)),
+        20_000,
+      );
+      expect(failed?.attemptsMade).toBe(1);
+      expect(failed?.failedReason).toMatch(/malformed/);
+    },
+  );
 });

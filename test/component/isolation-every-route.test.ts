@@ -154,7 +154,12 @@ describe('isolation on every route that takes an id', () => {
            + (select count(*) from insights.outbox_events where published_at is null)::int as n`,
       );
       let busy = 0;
-      for (const name of [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents, QUEUES.webhookDeliveries]) {
+      for (const name of [
+        QUEUES.insightsLedgerEvents,
+        QUEUES.transactionChanges,
+        QUEUES.webhookEvents,
+        QUEUES.webhookDeliveries,
+      ]) {
         const counts = await queues.get(name).getJobCounts('waiting', 'active', 'delayed');
         busy += counts.waiting + counts.active + counts.delayed;
       }

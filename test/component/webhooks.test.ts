@@ -239,17 +239,61 @@ describe('webhooks', () => {
     for (const webhook of [first, second]) await owner.api.delete(`/v1/webhooks/${webhook.id}`);
   });
 
+  it('when a transaction change comes through its own queue and both queues of an earlier release, then limits and webhooks apply it once', async () => {
+    const owner = await stack.tenant();
+    const account = (await owner.api.post('/v1/accounts', { name: 'Atualização', logo: '341' })).body.id;
+    await subscribe(owner.api, '/rolling');
+    const created = await createTransaction(owner.api, 'Durante a atualização', account);
+    // the relay's own job: one delivery, and the event in both consumers' inboxes
+    await waitFor(async () => receiver.on('/rolling').length === 1, 5000);
+    const [row] = await stack.sql<{ id: string; payload: DomainEvent }>(
+      `select id, payload from ledger.outbox_events
+        where type = 'transaction.changed' and payload -> 'data' -> 'transactions' -> 0 ->> 'id' = $1`,
+      [created.id],
+    );
+    const queues = stack.service('insights').runtime.queues;
+    // a ledger of the release before relayed each event to the limits' queue and to the fan-out's
+    const sent = [QUEUES.transactionChanges, QUEUES.insightsLedgerEvents, QUEUES.webhookEvents];
+    await Promise.all(
+      sent.map((name) =>
+        queues.get(name).add(EVENT_BATCH_JOB, { events: [row.payload] }, { jobId: `rolling-${name}` }),
+      ),
+    );
+    await waitFor(async () => {
+      const jobs = await Promise.all(sent.map((name) => queues.get(name).getJob(`rolling-${name}`)));
+      return jobs.every((job) => job?.finishedOn) ? jobs : undefined;
+    });
+    for (const name of sent)
+      expect(await (await queues.get(name).getJob(`rolling-${name}`))?.getState()).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.on('/rolling')).toHaveLength(1);
+    const inbox = await stack.sql<{ consumer: string }>(
+      'select consumer from insights.processed_events where event_id = $1 order by consumer',
+      [row.id],
+    );
+    expect(inbox.map((entry) => entry.consumer)).toEqual(['insights', 'webhooks']);
+    const [deliveries] = await stack.sql<{ n: number }>(
+      'select count(*)::int as n from insights.webhook_deliveries where event_id = $1',
+      [row.id],
+    );
+    expect(deliveries.n).toBe(1);
+  });
+
   it('when a context has no webhook, then its events are consumed without leaving an inbox row', async () => {
     const quiet = await stack.tenant();
     const account = (await quiet.api.post('/v1/accounts', { name: 'Sem webhook', logo: '341' })).body.id;
     await createTransaction(quiet.api, 'Silenciosa', account);
-    const queue = stack.service('insights').runtime.queues.get(QUEUES.webhookEvents);
+    const queue = stack.service('insights').runtime.queues.get(QUEUES.transactionChanges);
     await waitFor(async () => {
-      const [pending] = await stack.sql<{ n: number }>(
-        'select count(*)::int as n from ledger.outbox_events where published_at is null',
+      const [pending] = await stack.sql<{ n: number; limits: number }>(
+        `select (select count(*) from ledger.outbox_events where published_at is null)::int as n,
+                (select count(*) from insights.processed_events p join ledger.outbox_events o on o.id = p.event_id
+                  where p.consumer = 'insights' and o.type = 'transaction.changed'
+                    and o.payload -> 'context' ->> 'user_id' = $1)::int as limits`,
+        [quiet.userId],
       );
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed');
-      return pending.n === 0 && counts.waiting + counts.active + counts.delayed === 0;
+      return pending.n === 0 && pending.limits === 1 && counts.waiting + counts.active + counts.delayed === 0;
     });
     const [completed] = await stack.sql<{ n: number }>(
       `select count(*)::int as n from ledger.outbox_events o

@@ -14,6 +14,7 @@ import { startInvestmentSnapshotsWorker } from './entry-points/jobs/investment-s
 import { startInvestmentYieldsWorker } from './entry-points/jobs/investment-yields-worker.ts';
 import { startLedgerEventsWorker } from './entry-points/jobs/ledger-events-worker.ts';
 import { startLimitWindowsWorker } from './entry-points/jobs/limit-windows-worker.ts';
+import { startTransactionChangesWorker } from './entry-points/jobs/transaction-changes-worker.ts';
 import { startWebhookDeliveriesWorker } from './entry-points/jobs/webhook-deliveries-worker.ts';
 import { startWebhookEventsWorker } from './entry-points/jobs/webhook-events-worker.ts';
 
@@ -40,6 +41,7 @@ export const insightsService: ServiceDefinition<InsightsConfig> = {
   },
   startWorkers: async (runtime) => [
     startLedgerEventsWorker(runtime),
+    startTransactionChangesWorker(runtime),
     await startGoalRemindersWorker(runtime),
     await startLimitWindowsWorker(runtime),
     startInvestmentSnapshotsWorker(runtime),

@@ -2,8 +2,13 @@ import type { JobsOptions } from 'bullmq';
 
 /** Every queue of the system; a worker may consume only a queue named here. */
 export const QUEUES = {
-  /** Ledger domain events for insights (spending-limit checks, inbox). */
+  /** Ledger domain events for insights (accounts and time zones; inbox), and `transaction.changed` of earlier releases. */
   insightsLedgerEvents: 'insights.ledger-events',
+  /**
+   * `transaction.changed` for insights: one job read by its spending limits and its webhooks, each with its own
+   * inbox, so a rule's megabytes of events are written to Redis and parsed once instead of once per consumer.
+   */
+  transactionChanges: 'insights.transaction-changes',
   recurrence: 'ledger.recurrence',
   recategorization: 'ledger.recategorization',
   imports: 'ledger.imports',
@@ -18,7 +23,10 @@ export const QUEUES = {
   limitWindows: 'insights.limit-windows',
   investmentSnapshots: 'insights.investment-snapshots',
   investmentYields: 'insights.investment-yields',
-  /** Every event a webhook may subscribe to, fanned out by insights into one delivery per webhook. */
+  /**
+   * The events a webhook may subscribe to, fanned out by insights into one delivery per webhook; transaction
+   * changes come through `transactionChanges` (here only from a release before it).
+   */
   webhookEvents: 'insights.webhook-events',
   /** One job per delivery attempt of a webhook (`WebhookDeliveryJob`); retries are delayed jobs. */
   webhookDeliveries: 'insights.webhook-deliveries',
@@ -161,10 +169,13 @@ export interface EventBatch {
   events: DomainEvent[];
 }
 
-/** Which queues each event is relayed to (BullMQ has no fan-out, so each consumer gets its own queue). */
+/**
+ * Which queues each event is relayed to: BullMQ has no fan-out, so each consuming service gets its own queue;
+ * consumers of one service that take the same event share its job (`transactionChanges`).
+ */
 export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'account.created': [QUEUES.insightsLedgerEvents],
-  'transaction.changed': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
+  'transaction.changed': [QUEUES.transactionChanges],
   'connection.consent_revoke_requested': [QUEUES.consentRevocation],
   'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
   'bill.closed': [QUEUES.webhookEvents],

@@ -9,6 +9,24 @@ export interface EventBatchRun {
   finish?(): Promise<void>;
 }
 
+/** Awaits every part, failed or not; then throws the first failure, a retryable one before an `UnrecoverableError`. */
+async function settleParts(parts: Array<() => Promise<void> | undefined>): Promise<void> {
+  const outcomes = await Promise.allSettled(parts.map(async (part) => part()));
+  const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+  if (failures.length) throw failures.find((err) => !(err instanceof UnrecoverableError)) ?? failures[0];
+}
+
+/**
+ * Consumers of one service that read the same relayed batch, as one run: each handles every event and finishes
+ * whether the other failed or not, so a retried job finds each consumer's inbox holding what it already applied.
+ */
+export function runsTogether(runs: EventBatchRun[]): EventBatchRun {
+  return {
+    handle: (event) => settleParts(runs.map((run) => () => run.handle(event))),
+    finish: () => settleParts(runs.map((run) => () => run.finish?.())),
+  };
+}
+
 /** A job's events: its batch, or the one event of a job relayed before batches (named for the event's type). */
 function eventsOf(job: Job<EventBatch | DomainEvent>): DomainEvent[] {
   const data: unknown = job.data;

@@ -57,7 +57,17 @@ describe('relay jobs: the outbox rows of one relay pass become few jobs and lose
     fc.assert(
       fc.property(rowsArb, (rows) => {
         const jobs = jobsByQueue(rows);
-        for (const queue of [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents, QUEUES.consentRevocation]) {
+        const queues = [
+          QUEUES.insightsLedgerEvents,
+          QUEUES.transactionChanges,
+          QUEUES.webhookEvents,
+          QUEUES.consentRevocation,
+        ];
+        // one job per consuming service: no event goes to two queues of insights
+        expect([...jobs.keys()].filter((queue) => queue !== QUEUES.webhookDeliveries).sort()).toEqual(
+          queues.filter((queue) => jobs.has(queue)).sort(),
+        );
+        for (const queue of queues) {
           const batches = (jobs.get(queue) ?? []).map((job) => {
             expect(job.name).toBe(EVENT_BATCH_JOB);
             expect(job.opts).toMatchObject(DEFAULT_JOB_OPTIONS);
@@ -70,13 +80,13 @@ describe('relay jobs: the outbox rows of one relay pass become few jobs and lose
                 MAX_CHANGED_PER_EVENT,
               );
           }
-          const routed = rows.filter((row) => {
-            if (row.queue) return false;
-            if (queue === QUEUES.consentRevocation) return row.type === 'connection.consent_revoke_requested';
-            if (queue === QUEUES.insightsLedgerEvents)
-              return ['transaction.changed', 'account.created'].includes(row.type);
-            return ['transaction.changed', 'bill.paid'].includes(row.type);
-          });
+          const queueOf: Record<string, string> = {
+            'connection.consent_revoke_requested': QUEUES.consentRevocation,
+            'account.created': QUEUES.insightsLedgerEvents,
+            'transaction.changed': QUEUES.transactionChanges,
+            'bill.paid': QUEUES.webhookEvents,
+          };
+          const routed = rows.filter((row) => !row.queue && queueOf[row.type] === queue);
           expect(batches.flat().map((event) => event.event_id)).toEqual(routed.map((row) => row.id));
         }
       }),

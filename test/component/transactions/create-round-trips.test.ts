@@ -142,7 +142,7 @@ describe('transactions: a plain create is one statement with its event', () => {
         )
       )[0].n;
     await waitFor(async () => ((await recorded()) === 1 ? true : undefined));
-    const queue = stack.service('insights').runtime.queues.get(QUEUES.insightsLedgerEvents);
+    const queue = stack.service('insights').runtime.queues.get(QUEUES.transactionChanges);
     // ten batches holding it, as ten relay passes after crashes between adding and marking would send them
     await queue.addBulk(
       Array.from({ length: 10 }, (_, index) => ({

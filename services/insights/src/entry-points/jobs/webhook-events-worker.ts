@@ -1,6 +1,6 @@
 import { isUuid } from '@finance/shared/db/pagination';
 import { type DomainEvent, QUEUES, WEBHOOK_EVENT_TYPES } from '@finance/shared/queue/catalogue';
-import { eventBatchProcessor } from '@finance/shared/queue/event-batches';
+import { type EventBatchRun, eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { fanOutEvent, withWebhooks } from '../../domain/webhooks/fan-out-event.ts';
@@ -23,21 +23,23 @@ const wellFormed = (event: DomainEvent | null): event is DomainEvent =>
  * Turns every event a webhook may subscribe to into one delivery per subscribed webhook of its context; the
  * events of contexts without a webhook (found for the whole batch at once) go no further.
  */
+export function webhookFanOutRun(runtime: InsightsRuntime): (events: DomainEvent[]) => Promise<EventBatchRun> {
+  return async (events) => {
+    const subscribed = await withWebhooks(runtime.orm.em.fork(), events.filter(wellFormed));
+    let created = 0;
+    return {
+      async handle(event) {
+        if (!wellFormed(event)) throw new UnrecoverableError('malformed webhook event');
+        if (subscribed(event)) created += await fanOutEvent(runtime.orm.em.fork(), event);
+      },
+      async finish() {
+        if (created > 0) runtime.outbox?.kick();
+      },
+    };
+  };
+}
+
+/** Fans out the webhook events of billing, insights and the ledger (`transaction.changed` of an earlier release too). */
 export function startWebhookEventsWorker(runtime: InsightsRuntime) {
-  return runtime.startWorker(
-    QUEUES.webhookEvents,
-    eventBatchProcessor(FAN_OUT_CONCURRENCY, async (events) => {
-      const subscribed = await withWebhooks(runtime.orm.em.fork(), events.filter(wellFormed));
-      let created = 0;
-      return {
-        async handle(event) {
-          if (!wellFormed(event)) throw new UnrecoverableError('malformed webhook event');
-          if (subscribed(event)) created += await fanOutEvent(runtime.orm.em.fork(), event);
-        },
-        async finish() {
-          if (created > 0) runtime.outbox?.kick();
-        },
-      };
-    }),
-  );
+  return runtime.startWorker(QUEUES.webhookEvents, eventBatchProcessor(FAN_OUT_CONCURRENCY, webhookFanOutRun(runtime)));
 }
