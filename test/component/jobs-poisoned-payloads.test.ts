@@ -9,6 +9,16 @@ const UNKNOWN_UUID = '0190a000-0000-7000-8000-0000000000ff';
 /** A relayed event as the outbox relay sends it: alone in its batch. */
 const batchOf = (event: Record<string, unknown>) => ({ events: [event] }) as unknown as EventBatch;
 
+/** A batch of one event with a well-formed envelope: only its type and data are in question. */
+const batchOfEvent = (type: string, data: Record<string, unknown>) =>
+  batchOf({
+    event_id: UNKNOWN_UUID,
+    type,
+    occurred_at: '2026-03-01T00:00:00.000Z',
+    context: { user_id: UNKNOWN_UUID, profile_id: null },
+    data,
+  });
+
 /** Every scheduled or relayed job refuses a malformed payload at once: one attempt, a clear reason, nothing written. */
 describe('background jobs with poisoned payloads', () => {
   let stack: TestStack;
@@ -112,26 +122,14 @@ describe('background jobs with poisoned payloads', () => {
       'a transaction change without its transactions',
       QUEUES.transactionChanges,
       EVENT_BATCH_JOB,
-      batchOf({
-        event_id: UNKNOWN_UUID,
-        type: 'transaction.changed',
-        occurred_at: '2026-03-01T00:00:00.000Z',
-        context: { user_id: UNKNOWN_UUID, profile_id: null },
-        data: { change: 'created' },
-      }),
+      batchOfEvent('transaction.changed', { change: 'created' }),
       'malformed transaction.changed event',
     ],
     [
       'an event the transaction changes do not take',
       QUEUES.transactionChanges,
       EVENT_BATCH_JOB,
-      batchOf({
-        event_id: UNKNOWN_UUID,
-        type: 'account.created',
-        occurred_at: '2026-03-01T00:00:00.000Z',
-        context: { user_id: UNKNOWN_UUID, profile_id: null },
-        data: {},
-      }),
+      batchOfEvent('account.created', {}),
       'no handler for event account.created',
     ],
     [
@@ -166,13 +164,7 @@ describe('background jobs with poisoned payloads', () => {
       'a webhook event of a type no webhook takes',
       QUEUES.webhookEvents,
       EVENT_BATCH_JOB,
-      batchOf({
-        event_id: UNKNOWN_UUID,
-        type: 'account.created',
-        occurred_at: '2026-03-01T00:00:00.000Z',
-        context: { user_id: UNKNOWN_UUID, profile_id: null },
-        data: {},
-      }),
+      batchOfEvent('account.created', {}),
       'malformed webhook event',
     ],
     [
