@@ -1,6 +1,10 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Express } from 'express';
 import { createServer } from './node-http.ts';
+
+/** Each server's connections that have sent no request yet (a client's spare socket): nothing to drain. */
+const silentConnections = new WeakMap<Server, Set<Socket>>();
 
 export function listen(app: Express, port: number): Promise<Server> {
   // update-many takes up to 500 ids in the query string (~19 KB), above Node's 16 KB default
@@ -8,6 +12,13 @@ export function listen(app: Express, port: number): Promise<Server> {
   // keep-alive longer than typical load balancers' idle timeout, so they close first
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  const silent = new Set<Socket>();
+  silentConnections.set(server, silent);
+  server.on('connection', (socket: Socket) => {
+    silent.add(socket);
+    socket.once('close', () => silent.delete(socket));
+  });
+  server.on('request', (req) => silent.delete(req.socket));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, () => resolve(server));
@@ -33,19 +44,24 @@ export async function drainAndClose(
   await closeServer(server, options.timeoutMs);
 }
 
-/** Stops accepting, lets in-flight requests finish, then drops idle keep-alive sockets; forces after the timeout. */
+/** Stops accepting, lets in-flight requests finish, drops idle and silent sockets as they are; forces after the timeout. */
 export function closeServer(server: Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
     force.unref();
-    // keep-alive sockets become idle as their last response ends: drop them then, not at the timeout
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    // keep-alive sockets become idle as their last response ends: drop them then, not at the timeout; Node
+    // counts a connection that has sent nothing as awaiting its headers, so those are dropped here too
+    const dropIdle = () => {
+      server.closeIdleConnections();
+      for (const socket of silentConnections.get(server) ?? []) socket.destroy();
+    };
+    const sweep = setInterval(dropIdle, 50);
     sweep.unref();
     server.close(() => {
       clearTimeout(force);
       clearInterval(sweep);
       resolve();
     });
-    server.closeIdleConnections();
+    dropIdle();
   });
 }
