@@ -151,6 +151,7 @@ export const billRoutes = [
   defineRoute({
     operationId: 'showBillByCard',
     method: 'get',
+    largeAnswer: true,
     path: '/v2/bills/show-by-card/:cardId',
     service: 'billing',
     tag: 'Bills',
@@ -172,6 +173,7 @@ export const billRoutes = [
   defineRoute({
     operationId: 'listBillTransactions',
     method: 'get',
+    largeAnswer: true,
     path: '/v2/bills/show-by-card/:cardId/transactions',
     service: 'billing',
     tag: 'Bills',

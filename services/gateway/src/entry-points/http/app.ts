@@ -14,6 +14,7 @@ import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
 import { idempotent } from './idempotency.ts';
+import { largeAnswersGate } from './large-answers-gate.ts';
 import { proxyTo } from './proxy.ts';
 import { rateLimitPerKey } from './rate-limit.ts';
 import { requireAdmin } from './require-admin.ts';
@@ -53,6 +54,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     billing: new OutageLog(deps.logger, 'billing'),
     insights: new OutageLog(deps.logger, 'insights'),
   };
+  const largeAnswer = largeAnswersGate(config.LARGE_ANSWERS_IN_FLIGHT);
   return createApp({
     service: 'gateway',
     logger: deps.logger,
@@ -77,7 +79,11 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       app.use(authenticate(orm, config.KEY_PEPPER, deps.keyCache));
       app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX, config.QUEUE_PREFIX));
       for (const route of routes) {
-        if (route.service === 'gateway') continue;
+        const { service } = route;
+        if (service === 'gateway') continue;
+        const forward = idempotent(
+          proxyTo(upstream[service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[service]),
+        );
         app[route.method](
           route.path,
           authorize(route),
@@ -88,14 +94,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
             type: JSON_TYPES,
             verify: verifyJsonDepth,
           }),
-          idempotent(
-            proxyTo(
-              upstream[route.service],
-              config.INTERNAL_SECRET,
-              config.UPSTREAM_TIMEOUT_MS,
-              outages[route.service],
-            ),
-          ),
+          route.largeAnswer ? largeAnswer(forward) : forward,
         );
       }
     },
