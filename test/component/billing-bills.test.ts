@@ -14,7 +14,6 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
   let tenant: Tenant;
   let accountId: string;
   let internal: BillingLedgerClient;
-  let schedulersAtStart: string[];
 
   beforeAll(async () => {
     // the outbox relay (its claim: a short transaction with a `set local`) and the event consumers work on their
@@ -28,11 +27,6 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
           queries[service] = (queries[service] ?? 0) + 1;
       },
     });
-    // these tests roll over on dates of their own and count statements: the hourly rollover (at :20, by today's
-    // date) would carry their bills on and add its statements in the middle of a test
-    const rollovers = stack.service('billing').runtime.queues.get(QUEUES.billRollover);
-    schedulersAtStart = (await rollovers.getJobSchedulers()).map((s) => s.key ?? s.id ?? '');
-    await rollovers.removeJobScheduler(ROLLOVER_SCHEDULER_ID);
     tenant = await stack.tenant();
     accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
     const billing = stack.service('billing');
@@ -712,11 +706,11 @@ describe('billing: bills of a card (closing 10, due 17) through the gateway', ()
     expect(renamed.status).toBe(200);
   });
 
-  it('when a rollover job is queued, then the worker carries the remainder and the hourly scheduler existed from the start', async () => {
+  it('when a rollover job is queued, then the worker carries the remainder and the hourly scheduler is registered at start', async () => {
     const card = await newCard();
     await purchase(card.id, [{ date: '2024-01-05', amount: 777 }]);
     const queue = stack.service('billing').runtime.queues.get(QUEUES.billRollover);
-    expect(schedulersAtStart).toContain(ROLLOVER_SCHEDULER_ID);
+    expect(stack.billingSchedulersAtStart).toContain(ROLLOVER_SCHEDULER_ID);
     // January's bill is past due on Feb 10; February's is not yet
     const job = await queue.add('bill-rollover', { date: '2024-02-10' });
     await waitFor(async () => (await queue.getJob(job.id as string))?.finishedOn !== undefined);

@@ -1,9 +1,7 @@
 import { todayUtc } from '@finance/shared/calendar';
-import { QUEUES } from '@finance/shared/queue/catalogue';
 import fc from 'fast-check';
 import { PAYMENT_IN_PROGRESS } from '../../services/billing/src/domain/bills/pay-bill.ts';
 import { rollOverBills } from '../../services/billing/src/domain/bills/roll-over-bills.ts';
-import { ROLLOVER_SCHEDULER_ID } from '../../services/billing/src/entry-points/jobs/bill-rollover-worker.ts';
 import { ledgerFor } from '../../services/billing/src/ledger-client.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 
@@ -15,9 +13,6 @@ describe('billing: paying a bill once, carrying every remainder, what a card hol
 
   beforeAll(async () => {
     stack = await TestStack.start();
-    // these tests roll over on dates of their own: the hourly rollover (at :20, by today's date) would carry
-    // their 2025 bills on to today's in the middle of a test
-    await stack.service('billing').runtime.queues.get(QUEUES.billRollover).removeJobScheduler(ROLLOVER_SCHEDULER_ID);
     tenant = await stack.tenant();
     accountId = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setNow } from '@finance/shared/clock';
 import { ensureDatabase } from '@finance/shared/db/orm';
 import { createLogger } from '@finance/shared/logger';
+import { QUEUES } from '@finance/shared/queue/catalogue';
 import { type RunningService, startService } from '@finance/shared/service/start-service';
 import {
   DEFAULT_DATABASE_URL,
@@ -13,6 +14,7 @@ import {
 import pg from 'pg';
 import { billingService } from '../../services/billing/src/billing-service.ts';
 import { type BillingConfig, loadBillingConfig } from '../../services/billing/src/config.ts';
+import { ROLLOVER_SCHEDULER_ID } from '../../services/billing/src/entry-points/jobs/bill-rollover-worker.ts';
 import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
 import {
   createCompany,
@@ -68,6 +70,8 @@ export class TestStack {
   private readonly pool: pg.Pool;
   readonly pepper: string;
   readonly env: Record<string, string>;
+  /** Billing's job schedulers as it registered them, before the stack took the hourly rollover's out (start). */
+  readonly billingSchedulersAtStart: string[];
 
   private constructor(init: {
     databaseUrl: string;
@@ -78,6 +82,7 @@ export class TestStack {
     insights: RunningService<InsightsConfig>;
     pepper: string;
     env: Record<string, string>;
+    billingSchedulersAtStart: string[];
   }) {
     this.databaseUrl = init.databaseUrl;
     this.gateway = init.gateway;
@@ -89,6 +94,7 @@ export class TestStack {
     this.services = [init.ledger, init.billing, init.insights];
     this.pepper = init.pepper;
     this.env = init.env;
+    this.billingSchedulersAtStart = init.billingSchedulersAtStart;
     this.pool = new pg.Pool({ connectionString: init.databaseUrl, max: 3 });
   }
 
@@ -127,6 +133,11 @@ export class TestStack {
         },
       );
       services.push(billing);
+      // tests date their bills themselves: the hourly rollover (at :20 UTC, by today's date) would carry a
+      // test's past bills on to today's in the middle of it; tests run the rollover job with their own dates
+      const rollovers = billing.runtime.queues.get(QUEUES.billRollover);
+      const billingSchedulersAtStart = (await rollovers.getJobSchedulers()).map((s) => s.key ?? s.id ?? '');
+      await rollovers.removeJobScheduler(ROLLOVER_SCHEDULER_ID);
       // the ledger starts first (billing needs its URL), so it learns billing's port once billing listens
       ledger.runtime.config.BILLING_URL = billing.url;
       const insights = await startService(
@@ -156,6 +167,7 @@ export class TestStack {
         insights,
         pepper: gatewayConfig.KEY_PEPPER,
         env,
+        billingSchedulersAtStart,
       });
     } catch (err) {
       for (const service of services.reverse()) await service.stop().catch(() => undefined);
