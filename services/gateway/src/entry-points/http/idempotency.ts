@@ -2,7 +2,8 @@ import { invalidField } from '@finance/shared/errors/app-error';
 import { IDEMPOTENCY_HEADER, WRITE_METHODS } from '@finance/shared/http/idempotency';
 import type { Request, Response } from 'express';
 
-type Handler = (req: Request, res: Response) => Promise<unknown>;
+/** A forwarding handler of the gateway's routes: what `idempotent` and the large answers' gate wrap. */
+export type Handler = (req: Request, res: Response) => Promise<unknown>;
 
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 

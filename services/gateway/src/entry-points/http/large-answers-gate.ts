@@ -1,7 +1,5 @@
 import { inFlightGate } from '@finance/shared/http/in-flight-gate';
-import type { Request, Response } from 'express';
-
-type Handler = (req: Request, res: Response) => Promise<unknown>;
+import type { Handler } from './idempotency.ts';
 
 /**
  * At most `inFlight` answers of the routes marked `largeAnswer` (a bill's megabytes) forwarded at once
