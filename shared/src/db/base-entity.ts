@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { defineEntity, p } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
+import { CONTEXT_ID_GENERATED } from './context-scope.ts';
 
 // random bytes for 256 ids at a time: uuid's own v7 asks OpenSSL for 16 bytes per id (≈2.5 µs against ≈0.6)
 const randomPool = Buffer.allocUnsafe(4096);
@@ -52,6 +53,9 @@ export const BaseSchema = defineEntity({
   },
 });
 
+/** The generated `context_id` column (context-scope.ts): read and filtered on, never written. */
+export const contextIdProperty = () => p.uuid().generated(CONTEXT_ID_GENERATED).nullable();
+
 /** Every record of a context carries its creator and its context (docs/decisions.md §2). */
 export const OwnedSchema = defineEntity({
   name: 'OwnedEntity',
@@ -60,5 +64,6 @@ export const OwnedSchema = defineEntity({
   properties: {
     userId: p.uuid(),
     profileId: p.uuid().nullable(),
+    contextId: contextIdProperty(),
   },
 });

@@ -2,20 +2,27 @@ import Joi from 'joi';
 import type { CallerContext } from '../context/signed-context.ts';
 import type { ContextRef } from '../queue/catalogue.ts';
 
-/** Filter selecting exactly the records of the caller's context (docs/decisions.md §2). */
-export const contextWhere = (ctx: CallerContext) =>
-  ctx.profileId ? { profileId: ctx.profileId } : { profileId: null, userId: ctx.userId };
-
-/** Same filter in SQL for a table alias; parameters in order. */
-export const contextSql = (ctx: CallerContext, alias = ''): { sql: string; params: string[] } => {
-  const a = alias ? `${alias}.` : '';
-  return ctx.profileId
-    ? { sql: `${a}profile_id = ?`, params: [ctx.profileId] }
-    : { sql: `${a}profile_id is null and ${a}user_id = ?`, params: [ctx.userId] };
-};
-
-/** One id per context, for locks and unique indexes (a company id and a user id never collide). */
+/**
+ * The context key of every tenant row: the company's id in a company context, else the user's (a company id and a
+ * user id never collide). Tables store it as `context_id`, generated from `profile_id`/`user_id` so no write can
+ * forget it, and every index serving a context's reads leads with it (docs/architecture.md, "One context key").
+ */
 export const contextKey = (ctx: CallerContext): string => ctx.profileId ?? ctx.userId;
+
+/** How PostgreSQL computes `context_id` from a row (the ORM's generated property says the same). */
+export const CONTEXT_ID_GENERATED = '(coalesce(profile_id, user_id)) stored';
+
+/** The `context_id` column of a tenant table, as its migration adds it. */
+export const CONTEXT_ID_COLUMN = `context_id uuid generated always as ${CONTEXT_ID_GENERATED}`;
+
+/** ORM filter selecting exactly the records of the caller's context. */
+export const contextWhere = (ctx: CallerContext) => ({ contextId: contextKey(ctx) });
+
+/** Same filter in SQL for a table alias; its one parameter is the context key. */
+export const contextSql = (ctx: CallerContext, alias = ''): { sql: string; params: string[] } => ({
+  sql: `${alias ? `${alias}.` : ''}context_id = ?`,
+  params: [contextKey(ctx)],
+});
 
 export const ownerOf = (ctx: CallerContext) => ({ userId: ctx.userId, profileId: ctx.profileId });
 

@@ -99,9 +99,9 @@ export async function upsertImportedCards(
        r.review, ?, r.external_id, now(), now()
      from jsonb_to_recordset(?::jsonb) as r(id uuid, name text, account_id uuid, closing int, due_day int, "limit" bigint,
        review boolean, external_id text)
-     left join credit_cards e on coalesce(e.profile_id, e.user_id) = ? and e.connection_id = ? and e.external_id = r.external_id
+     left join credit_cards e on e.context_id = ? and e.connection_id = ? and e.external_id = r.external_id
      where coalesce(r.account_id, e.account_id) is not null
-     on conflict (coalesce(profile_id, user_id), connection_id, external_id) where external_id is not null do update set
+     on conflict (context_id, connection_id, external_id) where external_id is not null do update set
        name = excluded.name,
        account_id = excluded.account_id,
        closing_day = case when excluded.needs_closing_date_review then c.closing_day else excluded.closing_day end,

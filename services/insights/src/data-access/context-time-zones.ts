@@ -20,4 +20,4 @@ export async function saveContextTimeZone(
 
 /** SQL for the zone of the context of a row aliased `alias` (with user_id and profile_id), default São Paulo. */
 export const zoneOfRow = (alias: string) =>
-  `coalesce((select z.time_zone from context_time_zones z where z.context_id = coalesce(${alias}.profile_id, ${alias}.user_id)), 'America/Sao_Paulo')`;
+  `coalesce((select z.time_zone from context_time_zones z where z.context_id = ${alias}.context_id), 'America/Sao_Paulo')`;

@@ -29,7 +29,7 @@ export async function upsertPositions(
      select i.id, ?, ?, ?, i.investment_id, i.name, i.bank_name, i.type, i.subtype, now(), now()
        from jsonb_to_recordset(cast(? as jsonb))
          as i(id uuid, investment_id text, name text, bank_name text, type text, subtype text)
-     on conflict ((coalesce(profile_id, user_id)), investment_id) do update set
+     on conflict (context_id, investment_id) do update set
        connection_id = excluded.connection_id, name = excluded.name, bank_name = excluded.bank_name,
        type = excluded.type, subtype = excluded.subtype, updated_at = now()
      where (investment_positions.connection_id, investment_positions.name, investment_positions.bank_name,

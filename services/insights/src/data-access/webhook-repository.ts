@@ -94,9 +94,7 @@ export async function deleteWebhookRow(em: EntityManager, ctx: CallerContext, id
 
 /** Enabled webhooks of a context subscribed to the type. */
 export async function subscribedWebhooks(em: EntityManager, context: ContextRef, type: string): Promise<WebhookRow[]> {
-  const byContext = context.profile_id
-    ? { sql: 'profile_id = ?', params: [context.profile_id] }
-    : { sql: 'profile_id is null and user_id = ?', params: [context.user_id] };
+  const byContext = contextSql(contextOfRef(context));
   return run<WebhookRow>(
     em,
     `select * from webhooks where ${byContext.sql} and status = 'ENABLED' and ? = any(events) order by id`,
@@ -106,20 +104,14 @@ export async function subscribedWebhooks(em: EntityManager, context: ContextRef,
 
 /** Which of these contexts have an enabled webhook (by `contextKey`): one statement for a batch of events. */
 export async function contextsWithWebhooks(em: EntityManager, contexts: ContextRef[]): Promise<Set<string>> {
-  const profiles = [...new Set(contexts.flatMap((context) => context.profile_id ?? []))];
-  const users = [...new Set(contexts.flatMap((context) => (context.profile_id ? [] : [context.user_id])))];
-  const scopes = [
-    ...(profiles.length ? [{ sql: 'profile_id in (?)', params: [profiles] }] : []),
-    ...(users.length ? [{ sql: '(profile_id is null and user_id in (?))', params: [users] }] : []),
-  ];
-  if (scopes.length === 0) return new Set();
-  const rows = await run<ContextRef>(
+  const keys = [...new Set(contexts.map((context) => contextKey(contextOfRef(context))))];
+  if (keys.length === 0) return new Set();
+  const rows = await run<{ context_id: string }>(
     em,
-    `select distinct user_id, profile_id from webhooks
-      where status = 'ENABLED' and (${scopes.map((scope) => scope.sql).join(' or ')})`,
-    scopes.flatMap((scope) => scope.params),
+    `select distinct context_id from webhooks where context_id in (?) and status = 'ENABLED'`,
+    [keys],
   );
-  return new Set(rows.map((row) => contextKey(contextOfRef(row))));
+  return new Set(rows.map((row) => row.context_id));
 }
 
 /** Inserts a delivery unless the webhook already has one for the event; returns the new row or null. */

@@ -70,13 +70,12 @@ export async function liveTransactionsOfAccount(em: EntityManager, accountId: st
 
 /** The oldest live account of the context becomes its default (after the default one was deleted). */
 export async function makeOldestAccountDefault(em: EntityManager, ctx: CallerContext): Promise<void> {
+  const scope = contextSql(ctx);
   await runSql(
     em,
     `update accounts set is_default = true, updated_at = now() where id = (
-       select id from accounts where deleted_at is null and coalesce(profile_id, user_id) = ?
-         and ${ctx.profileId ? 'profile_id = ?' : 'profile_id is null and user_id = ?'}
-       order by created_at, id limit 1)`,
-    [ctx.profileId ?? ctx.userId, ctx.profileId ?? ctx.userId],
+       select id from accounts where deleted_at is null and ${scope.sql} order by created_at, id limit 1)`,
+    scope.params,
   );
 }
 

@@ -1,6 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -23,11 +23,10 @@ export async function selectConnectionByExternalId(
   externalId: string,
 ): Promise<ConnectionRow | null> {
   const scope = contextSql(ctx);
-  const rows = await runSql<ConnectionRow>(
-    em,
-    `select * from connections where coalesce(profile_id, user_id) = ? and external_id = ? and ${scope.sql}`,
-    [contextKey(ctx), externalId, ...scope.params],
-  );
+  const rows = await runSql<ConnectionRow>(em, `select * from connections where ${scope.sql} and external_id = ?`, [
+    ...scope.params,
+    externalId,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -41,7 +40,7 @@ export async function insertOrRefreshConnection(
     em,
     `insert into connections as c (id, user_id, profile_id, external_id, institution)
      values (?, ?, ?, ?, ?)
-     on conflict (coalesce(profile_id, user_id), external_id) do update set institution = excluded.institution,
+     on conflict (context_id, external_id) do update set institution = excluded.institution,
        updated_at = now()
      where c.institution is distinct from excluded.institution`,
     [newId(), ctx.userId, ctx.profileId, connection.id, connection.institution],
@@ -55,8 +54,8 @@ export async function selectConnectionsPage(
   query: { limit: number; after: string | null | undefined; status?: 'ACTIVE' | 'REVOKED' },
 ): Promise<ConnectionRow[]> {
   const scope = contextSql(ctx);
-  const where = ['coalesce(profile_id, user_id) = ?', scope.sql];
-  const params: unknown[] = [contextKey(ctx), ...scope.params];
+  const where = [scope.sql];
+  const params: unknown[] = [...scope.params];
   if (query.status) {
     where.push('status = ?');
     params.push(query.status);

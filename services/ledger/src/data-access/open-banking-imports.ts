@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PROTECTED_BANK_FIELDS } from '../domain/open-banking/user-edits.ts';
@@ -50,7 +50,7 @@ export async function upsertImportedAccounts(
        is_default, type, subtype, connection_id, external_id, created_at, updated_at)
      select r.id, ?, ?, r.name, r.logo, 0, r.balance, true, false, r.type, r.subtype, ?, r.external_id, now(), now()
      from jsonb_to_recordset(?::jsonb) as r(id uuid, external_id text, name text, logo text, balance bigint, type text, subtype text)
-     on conflict (coalesce(profile_id, user_id), connection_id, external_id) where external_id is not null do update set
+     on conflict (context_id, connection_id, external_id) where external_id is not null do update set
        bank_balance = excluded.bank_balance, type = excluded.type, subtype = excluded.subtype, updated_at = now()
      where a.deleted_at is null
        and (a.bank_balance, a.type, a.subtype) is distinct from (excluded.bank_balance, excluded.type, excluded.subtype)
@@ -71,8 +71,8 @@ export async function makeFirstConnectionAccountDefault(
     `update accounts set is_default = true, updated_at = now() where id = (
        select id from accounts where connection_id = ? and deleted_at is null and ${scope.sql} order by created_at, id limit 1)
      and not exists (
-       select 1 from accounts where coalesce(profile_id, user_id) = ? and is_default and deleted_at is null and ${scope.sql})`,
-    [connectionId, ...scope.params, contextKey(ctx), ...scope.params],
+       select 1 from accounts where ${scope.sql} and is_default and deleted_at is null)`,
+    [connectionId, ...scope.params, ...scope.params],
   );
 }
 
@@ -122,7 +122,7 @@ export async function upsertImportedTransactions(
        description text, is_expense boolean, paid_at timestamptz, account_id uuid, credit_card_id uuid, bill_id uuid,
        billed_at timestamptz, logo_url text, merchant_cnae text, merchant_cnpj text, merchant_name text,
        operation_type text)
-     on conflict (coalesce(profile_id, user_id), connection_id, external_id) where external_id is not null do update set
+     on conflict (context_id, connection_id, external_id) where external_id is not null do update set
        ${FIELDS.map((field) => `${field} = ${incoming(field)}`).join(', ')}, paid = true, updated_at = now()
      where t.deleted_at is null and (t.paid, ${FIELDS.map((field) => `t.${field}`).join(', ')})
        is distinct from (true, ${FIELDS.map(incoming).join(', ')})

@@ -17,7 +17,7 @@ export async function upsertPersonalConfig(
     em,
     `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, time_zone, created_at, updated_at)
      values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?, ?)
-     on conflict (coalesce(profile_id, user_id)) do update set
+     on conflict (context_id) do update set
        ${[...input.columns.map((column) => `${column} = excluded.${column}`), 'updated_at = excluded.updated_at'].join(', ')}
      returning time_zone,
        to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_at`,

@@ -61,7 +61,7 @@ export async function openSeriesAfter(em: EntityManager, after: string, batchSiz
     `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
             to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
             coalesce((select c.time_zone from transactions t
-                        join personal_configs c on coalesce(c.profile_id, c.user_id) = coalesce(t.profile_id, t.user_id)
+                        join personal_configs c on c.context_id = t.context_id
                       where t.id = r.series_id), ?) as time_zone
      from recurrence_series r
      where not r.ended and r.series_id > ? order by r.series_id limit ?${lock ? ' for update of r skip locked' : ''}`,

@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { contextSql } from '@finance/shared/db/context-scope';
 
 /** What a rule compares: its direction and the normalized value of each field it lists (null = not compared). */
 export interface MatchTarget {
@@ -14,8 +14,8 @@ export interface MatchTarget {
  */
 export function matchSql(ctx: CallerContext, target: MatchTarget): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 't');
-  const parts = ['coalesce(t.profile_id, t.user_id) = ?', scope.sql, 't.deleted_at is null', 't.is_expense = ?'];
-  const params: unknown[] = [contextKey(ctx), ...scope.params, target.is_expense];
+  const parts = [scope.sql, 't.deleted_at is null', 't.is_expense = ?'];
+  const params: unknown[] = [...scope.params, target.is_expense];
   if (target.match_merchant_name !== null) {
     parts.push('t.merchant_name_normalized = ?');
     params.push(target.match_merchant_name);

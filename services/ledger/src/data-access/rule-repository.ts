@@ -55,8 +55,8 @@ export async function findRuleByFingerprint(em: EntityManager, ctx: CallerContex
   const rows = await runSql<RuleRow>(
     em,
     `select ${COLUMNS} from categorization_rules
-     where coalesce(profile_id, user_id) = ? and fingerprint = ? and deleted_at is null and ${scope.sql} for update`,
-    [contextKey(ctx), fingerprint, ...scope.params],
+     where ${scope.sql} and fingerprint = ? and deleted_at is null for update`,
+    [...scope.params, fingerprint],
   );
   return rows[0] ?? null;
 }
@@ -114,8 +114,8 @@ export async function pageRules(em: EntityManager, ctx: CallerContext, limit: nu
   return runSql<RuleRow>(
     em,
     `select ${COLUMNS} from categorization_rules
-     where coalesce(profile_id, user_id) = ? and deleted_at is null and ${scope.sql} ${afterId ? 'and id > ?' : ''}
+     where ${scope.sql} and deleted_at is null ${afterId ? 'and id > ?' : ''}
      order by id limit ?`,
-    [contextKey(ctx), ...scope.params, ...(afterId ? [afterId] : []), limit + 1],
+    [...scope.params, ...(afterId ? [afterId] : []), limit + 1],
   );
 }

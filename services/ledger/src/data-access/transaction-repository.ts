@@ -1,6 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { TransactionFilters } from '@finance/shared/contracts/ledger/transactions';
-import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { contextSql } from '@finance/shared/db/context-scope';
 import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from './totals-currency.ts';
@@ -197,8 +197,8 @@ export function listPageStatement(
   select: 'json' | 'columns' = 'json',
 ): { sql: string; params: Array<string | number | boolean> } {
   const scope = contextSql(ctx, 't');
-  const where = ['t.deleted_at is null', 'coalesce(t.profile_id, t.user_id) = ?', scope.sql];
-  const params: Array<string | number | boolean> = [contextKey(ctx), ...scope.params];
+  const where = ['t.deleted_at is null', scope.sql];
+  const params: Array<string | number | boolean> = [...scope.params];
   const equal: Array<[keyof TransactionFilters, string]> = [
     ['account_id', 't.account_id = ?'],
     ['credit_card_id', 't.credit_card_id = ?'],

@@ -1,6 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { TransactionFields } from '@finance/shared/contracts/ledger/transactions';
-import { contextKey, contextSql } from '@finance/shared/db/context-scope';
+import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { userEditedFields } from '../domain/open-banking/user-edits.ts';
@@ -71,7 +71,7 @@ export async function applyWinningRules(
        select distinct on (t.id) t.id, r.category_id, r.subcategory_id
        from transactions t
        join categorization_rules r
-         on coalesce(r.profile_id, r.user_id) = ? and ${r.sql}
+         on ${r.sql}
         and r.deleted_at is null and r.enabled and r.is_expense = t.is_expense
         and (r.match_merchant_name is null or r.match_merchant_name = t.merchant_name_normalized)
         and (r.match_merchant_cnpj is null or r.match_merchant_cnpj = t.merchant_cnpj_digits)
@@ -83,7 +83,7 @@ export async function applyWinningRules(
      where t.id = w.id
        and (t.category_id is distinct from w.category_id or t.subcategory_id is distinct from w.subcategory_id)
      returning ${changedColumns()}`,
-    [contextKey(ctx), ...r.params, transactionIds, ...t.params],
+    [...r.params, transactionIds, ...t.params],
   );
 }
 

@@ -14,6 +14,7 @@ import { AddBillCarriedTo } from './0002-bill-carried-to.ts';
 import { AddBillEvents } from './0003-bill-events.ts';
 import { AddBillWorkLease } from './0003-bill-work-lease.ts';
 import { AddCardCalendarVersions } from './0003-card-calendar-versions.ts';
+import { ContextKey } from './0008-context-key.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -29,4 +30,5 @@ export const billingMigrations: MigrationList = [
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0008-context-key', class: ContextKey },
 ];

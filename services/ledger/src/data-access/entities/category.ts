@@ -1,5 +1,5 @@
 import type { DreGroup } from '@finance/shared/contracts/ledger/categories';
-import { BaseSchema } from '@finance/shared/db/base-entity';
+import { BaseSchema, contextIdProperty } from '@finance/shared/db/base-entity';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 
 /** `userId` null marks a system category: visible to every context, read-only. */
@@ -10,6 +10,7 @@ export const CategorySchema = defineEntity({
   properties: {
     userId: p.uuid().nullable(),
     profileId: p.uuid().nullable(),
+    contextId: contextIdProperty(),
     name: p.string(),
     isExpense: p.boolean().nullable(),
     isEssential: p.boolean().default(false),

@@ -1,4 +1,4 @@
-import { BaseSchema } from '@finance/shared/db/base-entity';
+import { BaseSchema, contextIdProperty } from '@finance/shared/db/base-entity';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
 
 /** `userId` null marks a system subcategory (of a system category). */
@@ -10,6 +10,7 @@ export const SubcategorySchema = defineEntity({
     categoryId: p.uuid(),
     userId: p.uuid().nullable(),
     profileId: p.uuid().nullable(),
+    contextId: contextIdProperty(),
     name: p.string(),
     isEssential: p.boolean().default(false),
     isHidden: p.boolean().default(false),
