@@ -41,6 +41,8 @@ export interface StackOptions {
   databaseServerUrl?: string;
   /** Counts SQL statements per service, for tests that bound queries. */
   onQuery?: (service: string, sql: string) => void;
+  /** Planner and session settings of the test database, set before any service connects (`enable_seqscan`). */
+  databaseSettings?: Record<string, string>;
 }
 
 export interface Tenant {
@@ -50,6 +52,18 @@ export interface Tenant {
   /** read-only key in the personal context */
   readOnly: ApiClient;
   key: KeyCredentials;
+}
+
+async function applyDatabaseSettings(databaseUrl: string, settings: Record<string, string>): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const name = new URL(databaseUrl).pathname.slice(1);
+    for (const [setting, value] of Object.entries(settings))
+      await client.query(`alter database "${name}" set ${setting} = '${value.replace(/'/g, "''")}'`);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
@@ -105,6 +119,7 @@ export class TestStack {
       testDatabaseName(suffix),
     );
     await ensureDatabase(databaseUrl);
+    if (options.databaseSettings) await applyDatabaseSettings(databaseUrl, options.databaseSettings);
     const env: Record<string, string> = {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

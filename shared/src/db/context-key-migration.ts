@@ -6,9 +6,13 @@ export type IndexDefinition = [name: string, definition: string];
 
 /**
  * A service's migration to the context key: `context_id` on each tenant table (PostgreSQL fills it for existing
- * rows), then each index a context's statements use rebuilt under its name to lead with it.
+ * rows), then each index a context's statements use rebuilt under its name to lead with it; `superseded` ones dropped.
  */
-export function contextKeyMigration(tables: readonly string[], indexes: readonly IndexDefinition[]) {
+export function contextKeyMigration(
+  tables: readonly string[],
+  indexes: readonly IndexDefinition[],
+  superseded: readonly string[] = [],
+) {
   return class ContextKey extends Migration {
     override async up(): Promise<void> {
       for (const table of tables) this.addSql(`alter table ${table} add column ${CONTEXT_ID_COLUMN}`);
@@ -17,6 +21,7 @@ export function contextKeyMigration(tables: readonly string[], indexes: readonly
         this.addSql(`drop index if exists ${name}`);
         this.addSql(`create ${unique ? 'unique ' : ''}index ${name} on ${definition.replace(/^unique /, '')}`);
       }
+      for (const name of superseded) this.addSql(`drop index if exists ${name}`);
     }
   };
 }

@@ -9,8 +9,11 @@ import type { ContextRef } from '../queue/catalogue.ts';
  */
 export const contextKey = (ctx: CallerContext): string => ctx.profileId ?? ctx.userId;
 
+/** The key of the rows every context sees (the system categories, which have no user): the nil UUID. */
+export const SYSTEM_CONTEXT_ID = '00000000-0000-0000-0000-000000000000';
+
 /** How PostgreSQL computes `context_id` from a row (the ORM's generated property says the same). */
-export const CONTEXT_ID_GENERATED = '(coalesce(profile_id, user_id)) stored';
+export const CONTEXT_ID_GENERATED = `(coalesce(profile_id, user_id, '${SYSTEM_CONTEXT_ID}'::uuid)) stored`;
 
 /** The `context_id` column of a tenant table, as its migration adds it. */
 export const CONTEXT_ID_COLUMN = `context_id uuid generated always as ${CONTEXT_ID_GENERATED}`;

@@ -1,8 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { DreGroup } from '@finance/shared/contracts/ledger/categories';
-import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { visibleSql } from './reference-repository.ts';
 
 export interface DreRow {
   category_id: string;
@@ -14,7 +14,7 @@ export interface DreRow {
 
 /** Every live category the context sees with the company's group, else the default one; system first, then by id. */
 export async function selectDreMapping(em: EntityManager, ctx: CallerContext, profileId: string): Promise<DreRow[]> {
-  const scope = contextSql(ctx, 'c');
+  const scope = visibleSql(ctx, 'c');
   return runSql<DreRow>(
     em,
     `select c.id as category_id, c.name as category_name,
@@ -24,7 +24,7 @@ export async function selectDreMapping(em: EntityManager, ctx: CallerContext, pr
        case when m.dre_group is null then 'default' else 'mapping' end as source
      from categories c
      left join dre_mappings m on m.category_id = c.id and m.profile_id = ?
-     where c.deleted_at is null and (c.user_id is null or (${scope.sql}))
+     where c.deleted_at is null and ${scope.sql}
      order by c.user_id is not null, c.id`,
     [profileId, ...scope.params],
   );
@@ -32,10 +32,10 @@ export async function selectDreMapping(em: EntityManager, ctx: CallerContext, pr
 
 /** The ids among `ids` of live categories the context sees (system ones included). */
 export async function visibleCategoryIds(em: EntityManager, ctx: CallerContext, ids: string[]) {
-  const scope = contextSql(ctx);
+  const scope = visibleSql(ctx);
   return runSql<{ id: string }>(
     em,
-    `select id from categories where id in (?) and deleted_at is null and (user_id is null or (${scope.sql}))`,
+    `select id from categories where id in (?) and deleted_at is null and ${scope.sql}`,
     [ids, ...scope.params],
   );
 }

@@ -1,12 +1,21 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextSql, contextWhere } from '@finance/shared/db/context-scope';
+import { contextKey, contextSql, contextWhere, SYSTEM_CONTEXT_ID } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager, EntityName, FilterQuery } from '@mikro-orm/postgresql';
 import { CategorySchema } from './entities/category.ts';
 import { SubcategorySchema } from './entities/subcategory.ts';
 
-/** Live records the context sees: system ones (`user_id` null) plus its own. */
-export const visibleWhere = (ctx: CallerContext) => ({ deletedAt: null, $or: [{ userId: null }, contextWhere(ctx)] });
+/** Live records the context sees: the system ones plus its own, two ranges of the context index. */
+export const visibleWhere = (ctx: CallerContext) => ({
+  deletedAt: null,
+  contextId: { $in: [contextKey(ctx), SYSTEM_CONTEXT_ID] },
+});
+
+/** Same rows (live or not) in SQL for a table alias: the system ones and the context's own. */
+export const visibleSql = (ctx: CallerContext, alias = ''): { sql: string; params: string[] } => ({
+  sql: `${alias ? `${alias}.` : ''}context_id in (?, ?)`,
+  params: [contextKey(ctx), SYSTEM_CONTEXT_ID],
+});
 
 /** Live records of the context only: the ones it may change. */
 export const ownWhere = (ctx: CallerContext) => ({ deletedAt: null, ...contextWhere(ctx) });
@@ -43,8 +52,8 @@ export async function liveVisibleRows(
   includeSystem: boolean,
   columns = 'id',
 ): Promise<Array<{ id: string; category_id?: string }>> {
-  const scope = contextSql(ctx);
-  const where = includeSystem ? `(user_id is null or (${scope.sql}))` : `(${scope.sql})`;
+  const scope = includeSystem ? visibleSql(ctx) : contextSql(ctx);
+  const where = scope.sql;
   return runSql(em, `select ${columns} from ${table} where id in (?) and deleted_at is null and ${where}`, [
     ids,
     ...scope.params,

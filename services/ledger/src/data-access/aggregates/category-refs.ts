@@ -1,8 +1,8 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { CategoryRef, CategoryRefs, SubcategoryRef } from '@finance/shared/contracts/internal/ledger-for-insights';
-import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { visibleSql } from '../reference-repository.ts';
 
 type CategoryRow = Omit<CategoryRef, 'createdAt' | 'updatedAt'> & { created_at: Date; updated_at: Date };
 
@@ -12,8 +12,8 @@ export async function categoryRefs(
   ctx: CallerContext,
   input: { category_ids: string[]; subcategory_ids: string[] },
 ): Promise<CategoryRefs> {
-  const scope = contextSql(ctx);
-  const visible = `deleted_at is null and (user_id is null or (${scope.sql}))`;
+  const scope = visibleSql(ctx);
+  const visible = `deleted_at is null and ${scope.sql}`;
   const [categories, subcategories] = await Promise.all([
     input.category_ids.length
       ? runSql<CategoryRow>(

@@ -52,4 +52,5 @@ const CONTEXT_INDEXES: IndexDefinition[] = [
 ];
 
 /** Every tenant row carries its context's key, and every context index leads with it. */
-export const ContextKey = contextKeyMigration(TENANT_TABLES, CONTEXT_INDEXES);
+// the system categories are the system context's rows (context-scope.ts): the context index serves them too
+export const ContextKey = contextKeyMigration(TENANT_TABLES, CONTEXT_INDEXES, ['categories_system_idx']);

@@ -1,0 +1,189 @@
+import { addDays, addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
+import { todayIn } from '@finance/shared/clock';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import pg from 'pg';
+import type { ApiClient } from '../support/api-client.ts';
+import { cloneContext, contextTables } from '../support/clone-contexts.ts';
+import { created, createReadRecords, type ReadDates, type ReadRoute, readRoutes } from '../support/read-routes.ts';
+import { TestStack } from '../support/stack.ts';
+import { waitFor } from '../support/wait-for.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
+
+/** Copies of each context added before the second measurement: a statement that reads them reads 100× more. */
+const COPIES = 100;
+/** PostgreSQL flushes a backend's table counters at most every 10 s while it is idle. */
+const STATS_FLUSH_MS = 11_000;
+
+interface TableReads {
+  seqScans: number;
+  rows: number;
+}
+
+/**
+ * The guard of the context key (docs/architecture.md, "One context key"): every read route of a person and of
+ * its company runs against the database, once with the two contexts alone and once after 100 copies of each are
+ * added; with `enable_seqscan = off`, PostgreSQL scans a table whole only where no index can serve a statement,
+ * so a context table scanned whole, or read 100 times more among the copies, names a statement that does not
+ * filter by `context_id` through an index leading with it.
+ */
+describe('one context key: a context reads only its own rows, through an index', () => {
+  let stack: TestStack;
+  let receiver: WebhookReceiver;
+  let db: pg.Client;
+  let tables: string[];
+  const plans: Array<{ api: ApiClient; key: string; routes: ReadRoute[] }> = [];
+
+  /** A year of a context's entries through the API: purchases on the card, expenses, income, a series, a transfer. */
+  async function seedContext(api: ApiClient, company: boolean) {
+    const today = todayIn();
+    const account = await created(api, '/v1/accounts', { name: 'Conta', logo: '341' });
+    const savings = await created(api, '/v1/accounts', { name: 'Reserva', logo: '260' });
+    const card = await created(api, '/v1/credit-cards', {
+      name: 'Cartão',
+      account_id: account.id,
+      closing_date: 10,
+      expiring_date: 17,
+      limit: 500_000,
+    });
+    for (let month = 0; month < 12; month++) {
+      const date = addDays(addMonthsClamped(startOfMonth(today), -month), 4);
+      await created(api, '/v1/transactions', {
+        amount: 4_590 + month,
+        date,
+        is_expense: true,
+        title: 'Mercado',
+        credit_card_id: card.id,
+      });
+      await created(api, '/v1/transactions', {
+        amount: 12_000 + month,
+        date,
+        is_expense: true,
+        title: 'Aluguel',
+        account_id: account.id,
+      });
+      await created(api, '/v1/transactions', {
+        amount: 500_000,
+        date,
+        is_expense: false,
+        title: 'Salário',
+        account_id: account.id,
+      });
+    }
+    await created(api, '/v1/transactions', {
+      amount: 90_000,
+      date: today,
+      is_expense: true,
+      title: 'Notebook',
+      credit_card_id: card.id,
+      type: 'PARCELLED',
+      installments: 3,
+    });
+    await created(api, '/v1/transactions', {
+      amount: 3_990,
+      date: addMonthsClamped(today, -3),
+      is_expense: true,
+      title: 'Streaming',
+      account_id: account.id,
+      type: 'RECURRENT',
+      frequency: 'MONTHLY',
+    });
+    await created(api, '/v1/transactions/create-transfer', {
+      amount: 10_000,
+      date: today,
+      sent_account_id: account.id,
+      received_account_id: savings.id,
+    });
+    const ids = await createReadRecords(api, { account: account.id, card: card.id }, company, today);
+    ids.webhook = (
+      await created(api, '/v1/webhooks', { url: `${receiver.url}/hook`, events: ['transaction.created'] })
+    ).id;
+    await api.put('/v2/personal-config', { include_transfers: true });
+    const month = startOfMonth(today);
+    const dates: ReadDates = { start: addDays(today, -364), today, monthStart: month, monthEnd: endOfMonth(month) };
+    return readRoutes(ids, dates, company);
+  }
+
+  /** Background work of the set-up (events, inbox, notifications, deliveries) done. */
+  async function settled() {
+    const queues = stack.service('insights').runtime.queues;
+    await waitFor(async () => {
+      const [pending] = await stack.sql<{ n: number }>(
+        `select ((select count(*) from ledger.outbox_events where published_at is null)
+               + (select count(*) from billing.outbox_events where published_at is null)
+               + (select count(*) from insights.outbox_events where published_at is null))::int as n`,
+      );
+      let busy = 0;
+      for (const name of [
+        QUEUES.insightsLedgerEvents,
+        QUEUES.transactionChanges,
+        QUEUES.webhookEvents,
+        QUEUES.webhookDeliveries,
+      ]) {
+        const counts = await queues.get(name).getJobCounts('waiting', 'active', 'delayed');
+        busy += counts.waiting + counts.active + counts.delayed;
+      }
+      return pending.n === 0 && busy === 0;
+    }, 60_000);
+  }
+
+  /** Each context table's whole scans and rows read (sequentially or through its indexes) while `work` runs. */
+  async function readsDuring(work: () => Promise<void>): Promise<Map<string, TableReads>> {
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+    await db.query('select pg_stat_reset()');
+    await work();
+    await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+    await db.query('select pg_stat_clear_snapshot()');
+    const { rows } = await db.query<{ name: string; seq_scan: string; rows: string }>(
+      `select t.schemaname || '.' || t.relname as name, t.seq_scan,
+              t.seq_tup_read + coalesce((select sum(i.idx_tup_read) from pg_stat_user_indexes i
+                                          where i.relid = t.relid), 0) as rows
+         from pg_stat_user_tables t where t.schemaname || '.' || t.relname = any($1)`,
+      [tables],
+    );
+    return new Map(rows.map((row) => [row.name, { seqScans: Number(row.seq_scan), rows: Number(row.rows) }]));
+  }
+
+  async function readEveryRoute() {
+    for (const plan of plans)
+      for (const { route, path } of plan.routes) {
+        const response = await plan.api.get(path);
+        if (response.status !== 200)
+          throw new Error(`${route} (${path}): ${response.status} ${JSON.stringify(response.body)}`);
+      }
+  }
+
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    stack = await TestStack.start({
+      databaseSettings: { enable_seqscan: 'off' },
+      serviceEnv: { insights: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } },
+    });
+    const person = await stack.tenant();
+    const company = await stack.companyClient(person.userId);
+    plans.push({ api: person.api, key: person.userId, routes: await seedContext(person.api, false) });
+    plans.push({ api: company.api, key: company.profileId, routes: await seedContext(company.api, true) });
+    await settled();
+    db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    tables = (await contextTables(db)).map((table) => table.name);
+  }, 180_000);
+  afterAll(async () => {
+    await db?.end();
+    await stack?.stop();
+    await receiver?.stop();
+  });
+
+  it('when every read route runs among 100 copies of each context, then no context table is scanned whole and none is read more', async () => {
+    const alone = await readsDuring(readEveryRoute);
+    for (const plan of plans) await cloneContext(db, plan.key, COPIES);
+    const crowded = await readsDuring(readEveryRoute);
+
+    const scanned = [...crowded]
+      .filter(([, reads]) => reads.seqScans > 0)
+      .map(([name, reads]) => `${name} (${reads.seqScans})`);
+    const grown = [...crowded]
+      .filter(([name, reads]) => reads.rows > 2 * (alone.get(name)?.rows ?? 0) + 20)
+      .map(([name, reads]) => `${name}: ${alone.get(name)?.rows ?? 0} rows read alone, ${reads.rows} among the copies`);
+    expect({ scanned, grown }).toEqual({ scanned: [], grown: [] });
+  }, 300_000);
+});
