@@ -20,7 +20,7 @@ export async function endRecurrenceSeriesBefore(
 ): Promise<void> {
   await runSql(
     em,
-    `update recurrence_series r set ends_before = least(r.ends_before, e.day), updated_at = now(),
+    `update recurrence_series r set ends_before = least(r.ends_before, e.day), next_date = null, updated_at = now(),
        ended = r.ended or exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.date >= e.day)
      from (select ?::date as day) e where r.series_id = ?`,
     [day, seriesId],
@@ -44,6 +44,8 @@ export async function insertRecurrenceSeries(
 
 /** An open recurrence with the zone of its context. */
 export interface SeriesRow {
+  /** The date of its next occurrence to create, `-infinity` when an edit asked the next run to work it out. */
+  next_date: string;
   series_id: string;
   anchor: CalendarDate;
   frequency: Frequency;
@@ -54,18 +56,38 @@ export interface SeriesRow {
   time_zone: string;
 }
 
-/** The open series after `after` by id, `batchSize` at most (locked, skipping locked ones, when `lock`). */
-export async function openSeriesAfter(em: EntityManager, after: string, batchSize: number, lock: boolean) {
+/** Where a run of the horizon goes on from: the due date and id of the last series it took. */
+export interface SeriesCursor {
+  date: string;
+  id: string;
+}
+
+export const FIRST_SERIES: SeriesCursor = { date: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
+
+const DUE = `coalesce(r.next_date, '-infinity'::date)`;
+
+/**
+ * The open series whose next occurrence falls on or before `horizon`, after `cursor` in (due date, id) order:
+ * `batchSize` at most (locked, skipping locked ones, when `lock`), through the index of due dates.
+ */
+export async function openSeriesDue(
+  em: EntityManager,
+  horizon: CalendarDate,
+  cursor: SeriesCursor,
+  batchSize: number,
+  lock: boolean,
+) {
   return runSql<SeriesRow>(
     em,
     `select r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index,
-            to_char(r.ends_before, 'YYYY-MM-DD') as ends_before,
+            to_char(r.ends_before, 'YYYY-MM-DD') as ends_before, ${DUE}::text as next_date,
             coalesce((select c.time_zone from transactions t
                         join personal_configs c on c.context_id = t.context_id
                       where t.id = r.series_id), ?) as time_zone
      from recurrence_series r
-     where not r.ended and r.series_id > ? order by r.series_id limit ?${lock ? ' for update of r skip locked' : ''}`,
-    [DEFAULT_TIME_ZONE, after, batchSize],
+     where not r.ended and ${DUE} <= ?::date and (${DUE}, r.series_id) > (?::date, ?::uuid)
+     order by ${DUE}, r.series_id limit ?${lock ? ' for update of r skip locked' : ''}`,
+    [DEFAULT_TIME_ZONE, horizon, cursor.date, cursor.id, batchSize],
   );
 }
 
@@ -96,13 +118,13 @@ export async function copyTemplateTags(
 
 /**
  * After a batch: each series' next index follows its highest member, and it ends when its end falls within
- * its horizon or no live member is left.
+ * its horizon or no live member is left. Each with what its next date follows from.
  */
 export async function advanceRecurrenceSeries(
   em: EntityManager,
   series: Array<{ id: string; horizon: string | undefined }>,
-): Promise<void> {
-  await runSql(
+) {
+  return runSql<{ series_id: string; anchor: CalendarDate; frequency: Frequency; next_index: number; ended: boolean }>(
     em,
     `update recurrence_series r set updated_at = now(),
        next_index = greatest(r.next_index, coalesce(m.next, 0)),
@@ -110,8 +132,20 @@ export async function advanceRecurrenceSeries(
          or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
      from (select s.id, s.horizon, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
            from jsonb_to_recordset(?::jsonb) as s(id uuid, horizon date)) m
-     where r.series_id = m.id`,
+     where r.series_id = m.id
+     returning r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index, r.ended`,
     [JSON.stringify(series)],
+  );
+}
+
+/** Each series' next occurrence date, where the next run of the horizon finds it. */
+export async function setSeriesNextDates(em: EntityManager, dates: Array<{ id: string; date: CalendarDate }>) {
+  if (dates.length === 0) return;
+  await runSql(
+    em,
+    `update recurrence_series r set next_date = d.date from jsonb_to_recordset(?::jsonb) as d(id uuid, date date)
+     where r.series_id = d.id`,
+    [JSON.stringify(dates)],
   );
 }
 
@@ -122,7 +156,8 @@ export async function shiftRecurrenceSeries(
 ): Promise<void> {
   await runSql(
     em,
-    `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, updated_at = now()
+    `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, next_date = null,
+       updated_at = now()
      from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
     [JSON.stringify(moved)],
   );

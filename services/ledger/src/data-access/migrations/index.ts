@@ -27,6 +27,7 @@ import { AddContextTimeZone } from './0014-context-time-zone.ts';
 import { UserEditedFields } from './0015-user-edited-fields.ts';
 import { RecategorizationLanes } from './0019-recategorization-lanes.ts';
 import { ContextKey } from './0021-context-key.ts';
+import { RecurrenceDueDates } from './0022-recurrence-due-dates.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -55,4 +56,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0019-recategorization-lanes', class: RecategorizationLanes },
   { name: '0020-outbox-payload-bytes', class: OutboxPayloadBytes },
   { name: '0021-context-key', class: ContextKey },
+  { name: '0022-recurrence-due-dates', class: RecurrenceDueDates },
 ];

@@ -1,12 +1,15 @@
-import { addDays, type CalendarDate } from '@finance/shared/calendar';
+import { addDays, type CalendarDate, occurrenceDate } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { now, todayIn } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   advanceRecurrenceSeries,
   copyTemplateTags,
+  FIRST_SERIES,
   latestLiveMembers,
-  openSeriesAfter,
+  openSeriesDue,
+  type SeriesCursor,
+  setSeriesNextDates,
 } from '../../data-access/recurrence-series-repository.ts';
 import { insertTransactions, type NewTransaction } from '../../data-access/transaction-repository.ts';
 import {
@@ -26,8 +29,10 @@ type HorizonOf = (zone: string) => CalendarDate;
 /**
  * Extends every open recurrence up to 12 months after its context's today (`at` is an instant, read in
  * each context's time zone; a calendar date acts as today for every context), a batch of series per transaction.
- * Idempotent: positions already written are skipped by the unique (series, position) index, so a rerun
- * or a run after days of downtime leaves exactly one occurrence per date.
+ * A run reads only the series due: those whose next occurrence falls within the furthest horizon of any zone
+ * (each series keeps the date of its next occurrence, indexed). Idempotent: positions already written are
+ * skipped by the unique (series, position) index, so a rerun or a run after days of downtime leaves exactly one
+ * occurrence per date.
  */
 export async function extendRecurrences(
   em: EntityManager,
@@ -36,7 +41,9 @@ export async function extendRecurrences(
   billing: BillingLedgerClient | null = null,
 ): Promise<{ series: number; created: number }> {
   const horizonOf: HorizonOf = (zone) => recurrenceHorizon(typeof at === 'string' ? at : todayIn(zone, at));
-  let after = '00000000-0000-0000-0000-000000000000';
+  // no zone's day is more than a day ahead of UTC's
+  const furthest = recurrenceHorizon(typeof at === 'string' ? at : addDays(todayIn('UTC', at), 1));
+  let after: SeriesCursor = FIRST_SERIES;
   const totals = { series: 0, created: 0 };
   for (;;) {
     const batch = await withCurrentCalendars(async () => {
@@ -44,7 +51,7 @@ export async function extendRecurrences(
       const seen: CalendarVersions = new Map();
       const planned: PlannedBills = new Map();
       if (billing) {
-        const preview = await pendingBatch(em.fork(), after, batchSize, horizonOf, false);
+        const preview = await pendingBatch(em.fork(), furthest, after, batchSize, horizonOf, false);
         const billed = await billCardRowsOfAnyContext(billing, preview.built, seen);
         for (const row of billed) {
           if (row.credit_card_id && row.bill_id && row.billed_at) {
@@ -58,7 +65,14 @@ export async function extendRecurrences(
       }
       return em.fork().transactional(async (tx) => {
         await assertCalendarsCurrent(tx, seen);
-        const { series, built, templateIdOf, horizons } = await pendingBatch(tx, after, batchSize, horizonOf, true);
+        const { series, built, templateIdOf, horizons } = await pendingBatch(
+          tx,
+          furthest,
+          after,
+          batchSize,
+          horizonOf,
+          true,
+        );
         if (series.length === 0) return { last: null, created: 0, size: 0 };
         const ids = series.map((row) => row.series_id);
         const rows = built.map((row) =>
@@ -72,16 +86,27 @@ export async function extendRecurrences(
             [...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })),
           );
         }
-        await advanceRecurrenceSeries(
+        const advanced = await advanceRecurrenceSeries(
           tx,
           ids.map((id) => ({ id, horizon: horizons.get(id) })),
+        );
+        await setSeriesNextDates(
+          tx,
+          advanced
+            .filter((row) => !row.ended)
+            .map((row) => ({ id: row.series_id, date: occurrenceDate(row.anchor, row.frequency, row.next_index) })),
         );
         recordChangesByContext(
           tx,
           'created',
           rows.filter((row) => inserted.has(row.id)),
         );
-        return { last: ids[ids.length - 1], created: inserted.size, size: series.length };
+        const last = series[series.length - 1];
+        return {
+          last: { date: last.next_date, id: last.series_id },
+          created: inserted.size,
+          size: series.length,
+        };
       });
     });
     totals.series += batch.size;
@@ -91,9 +116,16 @@ export async function extendRecurrences(
   }
 }
 
-/** The open series after `after` and the occurrences each still needs (locked, skipping locked ones, when `lock`). */
-async function pendingBatch(em: EntityManager, after: string, batchSize: number, horizonOf: HorizonOf, lock: boolean) {
-  const series = await openSeriesAfter(em, after, batchSize, lock);
+/** The series due after `after` and the occurrences each still needs (locked, skipping locked ones, when `lock`). */
+async function pendingBatch(
+  em: EntityManager,
+  furthest: CalendarDate,
+  after: SeriesCursor,
+  batchSize: number,
+  horizonOf: HorizonOf,
+  lock: boolean,
+) {
+  const series = await openSeriesDue(em, furthest, after, batchSize, lock);
   const templateIdOf = new Map<string, string>();
   const horizons = new Map(series.map((s) => [s.series_id, horizonOf(s.time_zone)]));
   if (series.length === 0) return { series, built: [] as NewTransaction[], templateIdOf, horizons };
