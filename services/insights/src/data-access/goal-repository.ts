@@ -54,10 +54,17 @@ export async function lockedSavedAmount(em: EntityManager, goalId: string): Prom
   return Number(rows[0]?.saved ?? 0);
 }
 
+/** A changed reminder's next due day is worked out again by the next run. */
+export async function rescheduleReminder(em: EntityManager, reminderId: string): Promise<void> {
+  await runSql(em, 'update goal_reminders set next_due_on = null where id = ?', [reminderId]);
+}
+
 /**
  * The goal reminders' run in one statement: every reminder due this month by its context's day (`given`, a
  * calendar date for every context, else `instant` read in the context's time zone) and not yet notified gets
  * its notification, its `goal.reminder` event and `last_notification` stamped together; how many were notified.
+ * It reads only the reminders whose next due day has come in some zone (each keeps that day, indexed; null for a
+ * new or changed one) and sets each one's next due day.
  */
 export async function notifyRemindersDue(em: EntityManager, given: string | null, instant: string): Promise<number> {
   const rows = await runSql<{ notified: string }>(
@@ -67,6 +74,9 @@ export async function notifyRemindersDue(em: EntityManager, given: string | null
               coalesce(cast(? as date), (cast(? as timestamptz) at time zone ${zoneOfRow('g')})::date) as today
        from goal_reminders r
        join goals g on g.id = r.goal_id
+       -- no zone's day is more than a day ahead of UTC's
+       where coalesce(r.next_due_on, '-infinity'::date)
+             <= coalesce(cast(? as date), (cast(? as timestamptz) at time zone 'UTC')::date + 1)
      ),
      due as (
        select days.*,
@@ -95,13 +105,26 @@ export async function notifyRemindersDue(em: EntityManager, given: string | null
        returning id, user_id, profile_id, kind, title, message, data
      ),
      ${NOTIFICATION_EVENTS_CTE},
+     following as (
+       select due.id, greatest(due.start_date,
+                case when due.due_on > due.today then due.due_on
+                     else (date_trunc('month', due.today) + interval '1 month')::date
+                          + (least(extract(day from due.start_date)::int,
+                                   extract(day from date_trunc('month', due.today) + interval '2 months - 1 day')::int) - 1)
+                end) as next_due_on,
+              due.id in (select id from ready) as notified, due.today, due.end_date
+       from due
+     ),
      stamped as (
-       update goal_reminders r set last_notification = ready.today::timestamp at time zone 'UTC', updated_at = now()
-       from ready where r.id = ready.id
-       returning 1
+       update goal_reminders r set
+         last_notification = case when f.notified then f.today::timestamp at time zone 'UTC' else r.last_notification end,
+         next_due_on = case when f.next_due_on > f.end_date then 'infinity'::date else f.next_due_on end,
+         updated_at = case when f.notified then now() else r.updated_at end
+       from following f where r.id = f.id
+       returning f.notified
      )
-     select (select count(*) from inserted)::text as notified, (select count(*) from stamped) as stamped`,
-    [given, instant],
+     select (select count(*) from inserted)::text as notified, (select count(*) from stamped where notified) as stamped`,
+    [given, instant, given, instant],
   );
   return Number(rows[0]?.notified ?? 0);
 }

@@ -39,7 +39,10 @@ export async function upsertPositions(
   );
 }
 
-/** Inserts new snapshots and corrects changed balances of the context's positions; the same day again changes nothing. */
+/**
+ * Inserts new snapshots and corrects changed balances of the context's positions; the same day again changes nothing.
+ * The positions are marked pending until their daily yields are materialized (`materializePositionYields`).
+ */
 export async function upsertSnapshots(
   em: EntityManager,
   ctx: CallerContext,
@@ -63,6 +66,11 @@ export async function upsertSnapshots(
      on conflict (position_id, date) do update set balance_cents = excluded.balance_cents, updated_at = now()
      where investment_snapshots.balance_cents is distinct from excluded.balance_cents`,
     [JSON.stringify(rows), ...scope.params],
+  );
+  await run(
+    em,
+    `update investment_positions p set yields_pending = true where ${scope.sql} and p.investment_id in (?) and not p.yields_pending`,
+    [...scope.params, [...new Set(rows.map((row) => row.investment_id))]],
   );
 }
 
@@ -99,21 +107,35 @@ export async function materializePositionYields(
        is distinct from (excluded.yield_cents, excluded.previous_date, excluded.balance_cents)`,
     [...scope.params, investmentIds],
   );
+  await run(
+    em,
+    `update investment_positions p set yields_pending = false where ${scope.sql} and p.investment_id in (?) and p.yields_pending`,
+    [...scope.params, investmentIds],
+  );
 }
 
-/** Adds the daily yields missing for any position, of every context; rows already there are left alone. */
-export async function materializeMissingYields(em: EntityManager): Promise<number> {
+/** A batch of positions, of any context, whose snapshots changed without their daily yields (indexed). */
+export async function positionsWithPendingYields(em: EntityManager, size: number): Promise<string[]> {
+  const rows = await run<{ id: string }>(
+    em,
+    'select id from investment_positions where yields_pending order by id limit ? for update skip locked',
+    [size],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Adds the daily yields these positions miss, rows already there left alone, and clears their pending mark. */
+export async function materializeMissingYields(em: EntityManager, positionIds: string[]): Promise<number> {
+  if (positionIds.length === 0) return 0;
   const inserted = await run(
     em,
     `${INSERT_YIELDS}
-     ${dailyYieldsSelect(`s.position_id in (
-         select m.position_id from investment_snapshots m
-          where not exists (select 1 from investment_daily_yields y where y.position_id = m.position_id and y.date = m.date)
-            and exists (select 1 from investment_snapshots e where e.position_id = m.position_id and e.date < m.date))`)}
+     ${dailyYieldsSelect('s.position_id in (?)')}
        and not exists (select 1 from investment_daily_yields y where y.position_id = d.position_id and y.date = d.date)
      on conflict (position_id, date) do nothing
      returning position_id`,
-    [],
+    [positionIds],
   );
+  await run(em, 'update investment_positions set yields_pending = false where id in (?)', [positionIds]);
   return inserted.length;
 }

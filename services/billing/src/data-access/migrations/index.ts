@@ -15,6 +15,7 @@ import { AddBillEvents } from './0003-bill-events.ts';
 import { AddBillWorkLease } from './0003-bill-work-lease.ts';
 import { AddCardCalendarVersions } from './0003-card-calendar-versions.ts';
 import { ContextKey } from './0008-context-key.ts';
+import { AnnouncementIndexes } from './0009-announcement-indexes.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -31,4 +32,5 @@ export const billingMigrations: MigrationList = [
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
   { name: '0008-context-key', class: ContextKey },
+  { name: '0009-announcement-indexes', class: AnnouncementIndexes },
 ];

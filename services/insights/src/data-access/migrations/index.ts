@@ -14,6 +14,7 @@ import { CreateInvestments } from './0002-create-investments.ts';
 import { CreateContextTimeZones } from './0003-context-time-zones.ts';
 import { CreateWebhooks } from './0003-create-webhooks.ts';
 import { ContextKey } from './0008-context-key.ts';
+import { DueWork } from './0009-due-work.ts';
 
 export const insightsMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -29,4 +30,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
   { name: '0008-context-key', class: ContextKey },
+  { name: '0009-due-work', class: DueWork },
 ];

@@ -8,7 +8,7 @@ import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Goal, GoalReminderSchema, GoalSchema } from '../../data-access/entities/goal.ts';
-import { findGoal, listGoalsPage } from '../../data-access/goal-repository.ts';
+import { findGoal, listGoalsPage, rescheduleReminder } from '../../data-access/goal-repository.ts';
 import { assertCategory } from '../category-check.ts';
 import { goalViews } from './goal-views.ts';
 
@@ -43,8 +43,10 @@ async function saveReminder(tx: EntityManager, goal: Goal, ctx: CallerContext, r
     startDate: reminder.start_date,
     endDate: reminder.end_date ?? null,
   };
-  if (existing) Object.assign(existing, fields);
-  else tx.create(GoalReminderSchema, { goalId: goal.id, userId: ctx.userId, lastNotification: null, ...fields });
+  if (existing) {
+    Object.assign(existing, fields);
+    await rescheduleReminder(tx, existing.id);
+  } else tx.create(GoalReminderSchema, { goalId: goal.id, userId: ctx.userId, lastNotification: null, ...fields });
 }
 
 export async function createGoal(
