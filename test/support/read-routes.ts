@@ -109,8 +109,8 @@ export async function created(
 
 /**
  * One of each record a read route takes in its path, through the API, in a context that already has an account,
- * a card and transactions: a category with a subcategory, a tag, a rule, a limit, a goal with a value, an import
- * job; a company's contact and cost center too.
+ * a card and transactions: a category with a subcategory, a tag, a rule, a limit, a goal with a value and a
+ * reminder, an import job with two investments; a company's contact and cost center too.
  */
 export async function createReadRecords(
   api: ApiClient,
@@ -139,6 +139,17 @@ export async function createReadRecords(
         merchant_name: 'Padaria do Bairro',
       },
     ],
+    investments: ['CDB', 'TESOURO'].map((name, n) => ({
+      investment_id: `${name.toLowerCase()}-${n}`,
+      name,
+      bank_name: 'Banco',
+      type: 'FIXED_INCOME',
+      subtype: name === 'CDB' ? 'CDB' : 'TREASURY',
+      snapshots: [5, 4, 3, 2, 1, 0].map((days) => ({
+        date: addDays(today, -days),
+        balance_cents: 100_000 + 40 * (5 - days),
+      })),
+    })),
   });
   const job = await waitFor(async () => {
     const current = (await api.get(`/v1/jobs/${accepted.job.id}`)).body;
@@ -152,7 +163,12 @@ export async function createReadRecords(
     category_id: category.id,
   });
   const limit = await created(api, '/v1/spending-limits', { amount: 50_000, category_id: category.id });
-  const goal = await created(api, '/v2/goals', { title: 'Reserva', amount: 1_000_000, deadline: addDays(today, 365) });
+  const goal = await created(api, '/v2/goals', {
+    title: 'Reserva',
+    amount: 1_000_000,
+    deadline: addDays(today, 365),
+    reminder: { amount: 10_000, frequency: 'MONTHLY', start_date: addDays(today, -40) },
+  });
   await created(api, `/v2/goals/${goal.id}/values`, { date: today, value: 10_000 });
   const ids: ReadIds = {
     ...base,

@@ -18,32 +18,32 @@ export const listLimitsPage = (em: EntityManager, ctx: CallerContext, limit: num
 export const limitsOfCategories = (em: EntityManager, ctx: CallerContext, categoryIds: string[]) =>
   em.find(SpendingLimitSchema, { ...contextWhere(ctx), categoryId: { $in: categoryIds } }, { orderBy: { id: 'asc' } });
 
-/** Where a run of the daily check goes on from: the check day and id of the last limit it took. */
+/** Where a run of the daily check goes on from: the check instant and id of the last limit it took. */
 export interface LimitCursor {
-  day: string;
+  at: string;
   id: string;
 }
 
-export const FIRST_LIMIT: LimitCursor = { day: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
+export const FIRST_LIMIT: LimitCursor = { at: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
 
-const CHECK_DAY = `coalesce(l.next_check_on, '-infinity'::date)`;
+const CHECK_AT = `coalesce(l.next_check_at, '-infinity'::timestamptz)`;
 
 /**
- * A batch of every context's limits whose next daily check falls on or before `day`, after `cursor` in (check day,
- * id) order through the index of check days; each with its check day and its context's zone.
+ * A batch of every context's limits whose next daily check (their context's next midnight) is due by `until`, after
+ * `cursor` in (check instant, id) order through the index of check instants; each with its context's zone.
  */
 export async function limitsDue(
   em: EntityManager,
-  day: string,
+  until: string,
   cursor: LimitCursor,
   size: number,
-): Promise<Array<{ limit: SpendingLimit; checkDay: string; timeZone: string }>> {
-  const rows = await runSql<{ id: string; check_day: string; time_zone: string }>(
+): Promise<Array<{ limit: SpendingLimit; checkAt: string; timeZone: string }>> {
+  const rows = await runSql<{ id: string; check_at: string; time_zone: string }>(
     em,
-    `select l.id, ${CHECK_DAY}::text as check_day, ${zoneOfRow('l')} as time_zone from spending_limits l
-      where ${CHECK_DAY} <= ?::date and (${CHECK_DAY}, l.id) > (?::date, ?::uuid)
-      order by ${CHECK_DAY}, l.id limit ?`,
-    [day, cursor.day, cursor.id, size],
+    `select l.id, ${CHECK_AT}::text as check_at, ${zoneOfRow('l')} as time_zone from spending_limits l
+      where ${CHECK_AT} <= ?::timestamptz and (${CHECK_AT}, l.id) > (?::timestamptz, ?::uuid)
+      order by ${CHECK_AT}, l.id limit ?`,
+    [until, cursor.at, cursor.id, size],
   );
   if (rows.length === 0) return [];
   const limits = new Map(
@@ -51,17 +51,17 @@ export async function limitsDue(
   );
   return rows.flatMap((row) => {
     const limit = limits.get(row.id);
-    return limit ? [{ limit, checkDay: row.check_day, timeZone: row.time_zone }] : [];
+    return limit ? [{ limit, checkAt: row.check_at, timeZone: row.time_zone }] : [];
   });
 }
 
-/** The limits checked on `today` (of their context) are checked next on the day after. */
-export async function setNextCheckDays(em: EntityManager, checked: Array<{ id: string; day: string }>) {
+/** Each limit is checked next when `day` begins in its context's zone. */
+export async function setNextChecks(em: EntityManager, checked: Array<{ id: string; day: string }>) {
   if (checked.length === 0) return;
   await runSql(
     em,
-    `update spending_limits l set next_check_on = c.day from jsonb_to_recordset(?::jsonb) as c(id uuid, day date)
-      where l.id = c.id`,
+    `update spending_limits l set next_check_at = c.day::timestamp at time zone ${zoneOfRow('l')}
+       from jsonb_to_recordset(?::jsonb) as c(id uuid, day date) where l.id = c.id`,
     [JSON.stringify(checked)],
   );
 }

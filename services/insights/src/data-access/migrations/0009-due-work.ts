@@ -1,12 +1,15 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The scheduled runs find what is due through an index: limits by the day of their next check, reminders by their next due day, positions by pending yields. */
+/**
+ * The scheduled runs find what is due through an index: limits by the instant of their next check (their context's
+ * next midnight), reminders by their next due day, positions by pending yields.
+ */
 export class DueWork extends Migration {
   override async up(): Promise<void> {
     // null: the next run checks it (every limit, once, after this lands)
-    this.addSql('alter table spending_limits add column next_check_on date');
+    this.addSql('alter table spending_limits add column next_check_at timestamptz(3)');
     this.addSql(
-      `create index spending_limits_check_idx on spending_limits ((coalesce(next_check_on, '-infinity'::date)), id)`,
+      `create index spending_limits_check_idx on spending_limits ((coalesce(next_check_at, '-infinity'::timestamptz)), id)`,
     );
     // null: the next run works the day out (a new or changed reminder); infinity: past its end
     this.addSql('alter table goal_reminders add column next_due_on date');
