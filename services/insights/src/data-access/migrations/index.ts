@@ -5,6 +5,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxDropPayloadBytes,
   OutboxPayloadAsText,
   OutboxPayloadBytes,
   OutboxRoomForClaims,
@@ -27,4 +28,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0008-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
 ];

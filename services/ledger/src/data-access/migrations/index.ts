@@ -4,6 +4,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxDropPayloadBytes,
   OutboxPayloadAsText,
   OutboxPayloadBytes,
   OutboxRoomForClaims,
@@ -53,4 +54,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0018-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0019-recategorization-lanes', class: RecategorizationLanes },
   { name: '0020-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0021-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
 ];
