@@ -39,8 +39,8 @@ async function burstOfBills(fixture: ReturnType<typeof stackWithBill>, whileHeld
 
 /**
  * The ledger's bound on the bills in flight: a burst of bills is let through at most that many at a time, the rest
- * wait in order, and every one of them still gets the whole bill. The ledger's rows are held back by a lock on its
- * table, so the burst is in flight at once whatever the machine's speed.
+ * wait in order, and every one of them still gets the whole bill. The bills' rows are held back by a lock on the
+ * ledger's tag links, so the burst is in flight at once whatever the machine's speed.
  */
 describe('ledger: bill reads in flight are bounded by BILL_READS_IN_FLIGHT', () => {
   const fixture = stackWithBill({

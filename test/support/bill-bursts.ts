@@ -35,8 +35,9 @@ export async function billReadsInFlight(metricsUrl: string): Promise<{ active: n
 }
 
 /**
- * Runs `during` while the ledger's transactions table is locked, so every bill read waits in the ledger until
- * `during` calls `release`, whatever the machine's speed.
+ * Runs `during` while the ledger's tag links are locked, so the rows of every bill read wait in the ledger (a bill's
+ * rows read its tag links; its totals, read before, do not) until `during` calls `release`, whatever the machine's
+ * speed.
  */
 export async function withBillRowsHeld<T>(
   databaseUrl: string,
@@ -47,7 +48,7 @@ export async function withBillRowsHeld<T>(
   let released = false;
   try {
     await side.query('begin');
-    await side.query('lock table ledger.transactions in access exclusive mode');
+    await side.query('lock table ledger.transaction_tags in access exclusive mode');
     return await during(async () => {
       released = true;
       await side.query('commit');
