@@ -28,6 +28,7 @@ const bench = {
 };
 module.exports = {
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/support/skipped-suites-reporter.cjs'],
   // every suite's modules stay in its worker (vm modules): workers grew to 1.7 GB of heap; past this, one is replaced
   workerIdleMemoryLimit: '800MB',
   projects: [
