@@ -14,17 +14,17 @@ import { WebhookReceiver } from '../support/webhook-receiver.ts';
 const RETRY_BASE_MS = 100;
 const DISABLE_AFTER = 5;
 
-/** Checks a `Finance-Signature` the way the README tells receivers to, with nothing but node:crypto. */
+/** Checks a `Finance-Signature` the way docs/webhooks.md tells receivers to, with nothing but node:crypto. */
 function signatureMatches(secret: string, header: string, rawBody: string): boolean {
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=', 2)));
   const expected = createHmac('sha256', secret).update(`${parts.t}.${rawBody}`).digest('hex');
   return parts.v1 === expected && Math.abs(Date.now() / 1000 - Number(parts.t)) < 300;
 }
 
-/** The `verified` function of the README's example, run as written. */
+/** The `verified` function of docs/webhooks.md's example, run as written. */
 function readmeVerifier(secret: string): (header: string, rawBody: string) => boolean {
-  const source = /function verified\(header, rawBody\) \{[\s\S]*?\n\}\n/.exec(readFileSync('README.md', 'utf8'))?.[0];
-  if (!source) throw new Error('README has no verification example');
+  const source = /function verified\(header, rawBody\) \{[\s\S]*?\n\}\n/.exec(readFileSync('docs/webhooks.md', 'utf8'))?.[0];
+  if (!source) throw new Error('docs/webhooks.md has no verification example');
   return new Function('createHmac', 'timingSafeEqual', 'secret', `${source}; return verified;`)(
     createHmac,
     timingSafeEqual,
