@@ -23,7 +23,9 @@ function signatureMatches(secret: string, header: string, rawBody: string): bool
 
 /** The `verified` function of docs/webhooks.md's example, run as written. */
 function readmeVerifier(secret: string): (header: string, rawBody: string) => boolean {
-  const source = /function verified\(header, rawBody\) \{[\s\S]*?\n\}\n/.exec(readFileSync('docs/webhooks.md', 'utf8'))?.[0];
+  const source = /function verified\(header, rawBody\) \{[\s\S]*?\n\}\n/.exec(
+    readFileSync('docs/webhooks.md', 'utf8'),
+  )?.[0];
   if (!source) throw new Error('docs/webhooks.md has no verification example');
   return new Function('createHmac', 'timingSafeEqual', 'secret', `${source}; return verified;`)(
     createHmac,
