@@ -3,7 +3,9 @@
 # One image for every service of finance-api. Node 24 runs the TypeScript
 # sources directly (type stripping), so there is no compile step: the image
 # holds the sources plus production node_modules, and Node's compile cache of
-# them (filled at build time, so no service strips types as it starts).
+# them (filled at build time, so no service strips types as it starts). Every
+# process runs through scripts/runtime.sh, as under `npm start`: the runtime
+# settings live there only.
 #
 #   docker build -t finance-api .
 #   docker run finance-api                                   # gateway (default)
@@ -56,22 +58,14 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 # runtime
 # ---------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
-# GLIBC_TUNABLES: malloc's thresholds fixed at 128 KB, so the megabytes of a bill go back to the system once
-# freed (scripts/service-tuning.ts, as npm start sets them).
 ENV NODE_ENV=production \
-    PORT=8080 \
-    NODE_OPTIONS=--enable-source-maps \
-    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072
+    PORT=8080
 WORKDIR /app
-# tini reaps zombies and forwards SIGTERM so graceful shutdown works as PID 1.
+# tini reaps zombies and forwards SIGTERM so graceful shutdown works as PID 1; jemalloc is the allocator
+# scripts/runtime.sh preloads (an empty LD_PRELOAD in the pod's env keeps glibc's malloc).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini libjemalloc2 \
  && rm -rf /var/lib/apt/lists/*
-# jemalloc instead of glibc's malloc, with freed pages back to the system within ≈250 ms: glibc keeps the holes a
-# burst of bills leaves in its heap (scripts/service-tuning.ts, as npm start sets it). An empty LD_PRELOAD in the
-# pod's env goes back to glibc's malloc with the thresholds above.
-ENV LD_PRELOAD=libjemalloc.so.2 \
-    MALLOC_CONF=background_thread:true,dirty_decay_ms:250,muzzy_decay_ms:0,narenas:1
 COPY --from=prod-deps --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=root:root /app/shared ./shared
@@ -80,18 +74,18 @@ COPY --from=build --chown=root:root /app/scripts ./scripts
 # Sources are owned by root and read-only for the app user; the process
 # writes nothing to disk (logs go to stdout), so the root filesystem can be
 # mounted read-only in Kubernetes.
-# Node's compile cache, filled here as the app user (the cache is per user):
-# every service finds its type-stripped sources and V8's code in it, so none
-# loads the TypeScript stripper (about 20 MB less per process) and each starts
-# faster. At run time it is only read; a source it lacks is compiled as before.
-ENV NODE_COMPILE_CACHE=/app/.cache/node-compile-cache
-RUN mkdir -p /app/.cache && chown node:node /app/.cache
+# Node's compile cache (node_modules/.cache, scripts/runtime.sh's default), filled
+# here as the app user (the cache is per user) with the same settings: every
+# service finds its type-stripped sources and V8's code in it, so none loads the
+# TypeScript stripper and each starts faster. At run time it is only read; a
+# source it lacks is compiled as before.
+RUN mkdir -p node_modules/.cache && chown node:node node_modules/.cache
 USER node
-RUN node scripts/warm-compile-cache.ts
+RUN sh scripts/runtime.sh node scripts/warm-compile-cache.ts
 EXPOSE 8080
 # Liveness of whichever service runs (PORT): /healthz answers while the process serves, whatever the
 # state of PostgreSQL or Redis (readiness is /readyz, which compose and Kubernetes probe themselves).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["/usr/bin/tini", "--"]
+ENTRYPOINT ["/usr/bin/tini", "--", "sh", "scripts/runtime.sh"]
 CMD ["node", "services/gateway/src/main.ts"]

@@ -14,8 +14,21 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transformIgnorePatterns: ['/node_modules/'],
 };
+const servers = {
+  globalSetup: '<rootDir>/shared/src/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/shared/src/testing/global-teardown.ts',
+};
+// the benchmark harness's own tests: `npm run test:bench` (BENCH_TESTS=1), not `npm test`
+const bench = {
+  ...common,
+  ...servers,
+  displayName: 'bench',
+  testMatch: ['<rootDir>/bench/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+};
 module.exports = {
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/support/skipped-suites-reporter.cjs'],
   // every suite's modules stay in its worker (vm modules): workers grew to 1.7 GB of heap; past this, one is replaced
   workerIdleMemoryLimit: '800MB',
   projects: [
@@ -30,8 +43,8 @@ module.exports = {
       displayName: 'component',
       testMatch: ['<rootDir>/**/test/component/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/'],
-      globalSetup: '<rootDir>/shared/src/testing/global-setup.ts',
-      globalTeardown: '<rootDir>/shared/src/testing/global-teardown.ts',
+      ...servers,
     },
+    ...(process.env.BENCH_TESTS ? [bench] : []),
   ],
 };

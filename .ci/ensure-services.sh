@@ -118,10 +118,10 @@ ensure_chromium() {
   apt_install chromium
 }
 
-# npm start preloads jemalloc into each service where the machine has it (scripts/service-tuning.ts); the tests
-# check that it does, so CI has it (Debian's redis-server brings it along).
+# npm start preloads jemalloc into each service where the system's linker knows it (scripts/runtime.sh); the
+# tests check that it does, so CI has it (Debian's redis-server brings it along).
 ensure_jemalloc() {
-  if compgen -G '/usr/lib/*-linux-gnu/libjemalloc.so.2' >/dev/null; then
+  if /sbin/ldconfig -p | grep -q 'libjemalloc\.so\.2 '; then
     log "jemalloc already installed"
     return 0
   fi

@@ -6,8 +6,9 @@
 #      `npm ci`: same lock file),
 #   3. the prod-deps stage's `npm ci --omit=dev --ignore-scripts`, offline from the npm cache,
 #   4. the runtime stage's tree (production node_modules + shared, services, scripts) started with
-#      NODE_ENV=production: migrations, the compile cache filled, then the four services, each must
-#      answer /healthz without stripping a TypeScript source; SIGTERM must stop each with exit code 0.
+#      NODE_ENV=production through scripts/runtime.sh, as the image's entrypoint runs it: migrations, the
+#      compile cache filled, then the four services, each must answer /healthz without loading the TypeScript
+#      stripper; SIGTERM must stop each with exit code 0.
 # Prints the size of the production dependencies. Needs `npm ci` to have run, PostgreSQL and Redis.
 set -euo pipefail
 
@@ -99,19 +100,20 @@ drop_keys() {
   " "$REDIS_URL" || true
 }
 trap 'drop_db; cleanup; drop_keys' EXIT
-(cd "$PROD" && "$NODE" scripts/migrate.ts >/dev/null)
+(cd "$PROD" && sh scripts/runtime.sh "$NODE" scripts/migrate.ts >/dev/null)
 echo "migrations OK"
-# the runtime stage fills Node's compile cache; every service must then start without stripping a source
-export NODE_COMPILE_CACHE="$PROD/.cache/node-compile-cache"
-(cd "$PROD" && "$NODE" scripts/warm-compile-cache.ts)
+# the runtime stage fills Node's compile cache; every service must then start without the TypeScript stripper
+(cd "$PROD" && sh scripts/runtime.sh "$NODE" scripts/warm-compile-cache.ts)
+# prints which of Node's bundled dependencies a process loaded, as it exits (amaro is the stripper)
+PROBE="$ROOT/test/support/report-internal-deps.mjs"
 declare -A PORTS
 for svc in ledger billing insights gateway; do PORTS[$svc]="$(free_port)"; done
 export LEDGER_URL="http://127.0.0.1:${PORTS[ledger]}" BILLING_URL="http://127.0.0.1:${PORTS[billing]}" \
   INSIGHTS_URL="http://127.0.0.1:${PORTS[insights]}"
 declare -A PID_OF
 for svc in ledger billing insights gateway; do
-  (cd "$PROD" && PORT="${PORTS[$svc]}" NODE_DEBUG_NATIVE=COMPILE_CACHE exec "$NODE" "services/$svc/src/main.ts" \
-    2>"$TMP/$svc.trace") &
+  (cd "$PROD" && PORT="${PORTS[$svc]}" NODE_OPTIONS="--import $PROBE" \
+    exec sh scripts/runtime.sh "$NODE" "services/$svc/src/main.ts" 2>"$TMP/$svc.deps") &
   PID_OF[$svc]=$!
   PIDS+=("$!")
 done
@@ -124,17 +126,16 @@ for svc in ledger billing insights gateway; do
   done
   [[ -n "$ok" ]] || die "$svc did not answer /healthz"
   echo "$svc answers /healthz"
-  if grep -q 'no transpile cache for StrippedTypeScript' "$TMP/$svc.trace"; then
-    grep 'no transpile cache for StrippedTypeScript' "$TMP/$svc.trace" >&2
-    die "$svc stripped TypeScript sources the image's compile cache should hold (scripts/compile-cache.ts)"
-  fi
-  echo "$svc started from the compile cache"
 done
 for svc in gateway ledger billing insights; do
   kill -TERM "${PID_OF[$svc]}"
   code=0
   wait "${PID_OF[$svc]}" || code=$?
   [[ "$code" -eq 0 ]] || die "$svc exited $code after SIGTERM"
+  grep -q '^\[internal-deps\]' "$TMP/$svc.deps" || die "$svc printed no list of Node's bundled dependencies"
+  if grep '^\[internal-deps\]' "$TMP/$svc.deps" | grep -q amaro; then
+    die "$svc loaded the TypeScript stripper: the image's compile cache should hold its sources (scripts/compile-cache.ts)"
+  fi
 done
-echo "every service stopped with exit code 0"
+echo "every service started from the compile cache and stopped with exit code 0"
 printf '\nreplay-docker-build: all checks passed\n'

@@ -101,7 +101,7 @@ function baselineCell(base: (Figures & { name: string }) | undefined): string {
 export const topologyRatioOf = (result: ScenarioResult) =>
   result.bareTopology ? ratioOf(result, result.bareTopology) : undefined;
 
-/** The table as Markdown, so it can go into the README as printed; the bare topology's columns when measured. */
+/** The table as Markdown, so it can go into docs/performance.md as printed; the bare topology's columns when measured. */
 export function table(results: ScenarioResult[]): string {
   const hops = results.some((r) => r.bareTopology);
   const lines = [

@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_COMPILE_CACHE, serviceTuningEnv } from '../scripts/service-tuning.ts';
 import { pssMb, rssMb } from './topology.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -9,23 +7,17 @@ const PROBE = fileURLToPath(new URL('./stack-floor.mjs', import.meta.url));
 
 /**
  * The memory at rest (MB) of `stack-floor.mjs`, a process holding only the libraries every service is built on,
- * started as `npm start` starts a service (its V8 flags, allocator and compile cache) and read `settleMs` after
+ * started as `npm start` starts a service (through scripts/runtime.sh: its V8 flags, allocator and compile cache) and read `settleMs` after
  * it is ready, as the services are: the floor under each service's RSS and PSS while each runs its own Node.
  */
 export async function stackFloor(
   env: { DATABASE_URL: string; REDIS_URL: string },
   settleMs = 5000,
 ): Promise<{ rss: number; pss: number }> {
-  const child = spawn(process.execPath, [PROBE], {
+  const child = spawn('sh', ['scripts/runtime.sh', process.execPath, PROBE], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || DEFAULT_COMPILE_CACHE,
-      ...serviceTuningEnv(process.env, existsSync),
-      ...env,
-    },
+    env: { ...process.env, NODE_ENV: 'production', ...env },
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {

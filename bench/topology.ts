@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_COMPILE_CACHE } from '../scripts/service-tuning.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -108,12 +107,18 @@ async function freeBase(): Promise<number> {
 
 /**
  * The production topology as `npm start` runs it: four processes (gateway, ledger, billing, insights, each
- * with its workers) under the `scripts/start.ts` wrapper, `NODE_ENV=production`, on free ports.
+ * with its workers) under the `scripts/start.ts` wrapper, through scripts/runtime.sh, `NODE_ENV=production`, on
+ * free ports. The compile cache is filled first, as a second `npm start` finds it (the first fills it while the
+ * wrapper already runs).
  */
 export async function startTopology(env: Record<string, string>): Promise<Topology> {
   const base = await freeBase();
   const url = `http://127.0.0.1:${base}`;
-  const child = spawn(process.execPath, ['scripts/start.ts'], {
+  execFileSync('sh', ['scripts/runtime.sh', process.execPath, 'scripts/warm-compile-cache.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const child = spawn('sh', ['scripts/runtime.sh', process.execPath, 'scripts/start.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -126,8 +131,6 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
       BILLING_URL: `http://127.0.0.1:${base + 2}`,
       INSIGHTS_URL: `http://127.0.0.1:${base + 3}`,
       INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef',
-      // as the `start` script of package.json sets it
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE || DEFAULT_COMPILE_CACHE,
       ...env,
     },
   });

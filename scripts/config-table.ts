@@ -5,7 +5,7 @@ import { gatewayConfigSchema } from '../services/gateway/src/config.ts';
 import { insightsConfigSchema } from '../services/insights/src/config.ts';
 import { ledgerConfigSchema } from '../services/ledger/src/config.ts';
 
-/** Prints the configuration table of the README from the joi schemas that validate it at start. */
+/** Prints the configuration table of docs/operations.md from the joi schemas that validate it at start. */
 const schemas: Record<string, Joi.ObjectSchema> = {
   gateway: gatewayConfigSchema,
   ledger: ledgerConfigSchema,
@@ -50,20 +50,22 @@ export function configTable(): string {
   return ['| variable | services | default | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export const README_MARKERS = ['<!-- config-table:start -->', '<!-- config-table:end -->'] as const;
+/** The document that holds the table, between its markers. */
+export const CONFIG_TABLE_DOC = 'docs/operations.md';
+export const CONFIG_TABLE_MARKERS = ['<!-- config-table:start -->', '<!-- config-table:end -->'] as const;
 
-/** README text with the table between its markers replaced by the current one. */
-export function withConfigTable(readme: string): string {
-  const [start, end] = README_MARKERS;
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from < 0 || to < from) throw new Error('README has no config-table markers');
-  return `${readme.slice(0, from + start.length)}\n${configTable()}\n${readme.slice(to)}`;
+/** The document's text with the table between its markers replaced by the current one. */
+export function withConfigTable(doc: string): string {
+  const [start, end] = CONFIG_TABLE_MARKERS;
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${CONFIG_TABLE_DOC} has no config-table markers`);
+  return `${doc.slice(0, from + start.length)}\n${configTable()}\n${doc.slice(to)}`;
 }
 
 if (process.argv[1]?.endsWith('config-table.ts')) {
   if (process.argv.includes('--write')) {
-    writeFileSync('README.md', withConfigTable(readFileSync('README.md', 'utf8')));
+    writeFileSync(CONFIG_TABLE_DOC, withConfigTable(readFileSync(CONFIG_TABLE_DOC, 'utf8')));
   } else {
     console.log(configTable());
   }

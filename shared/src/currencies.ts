@@ -1,7 +1,7 @@
 /**
  * ISO 4217 alphabetic codes of the currencies in circulation (list one, 2025), without fund codes
  * (BOV, CLF, COU, …), precious metals (XAU, …), special drawing rights and the test/none codes (XTS, XXX).
- * Money totals of the API are in BRL and count BRL entries only (README, "Currencies").
+ * Money totals of the API are in BRL and count BRL entries only (docs/decisions.md §5).
  */
 export const ISO_4217_CURRENCIES: ReadonlySet<string> = new Set(
   (

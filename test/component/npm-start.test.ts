@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -9,8 +9,6 @@ import {
   testDatabaseName,
   withDatabase,
 } from '@finance/shared/testing/servers';
-import { JEMALLOC_PATHS, SERVICE_MALLOC_CONF, SERVICE_MALLOC_TUNABLES } from '../../scripts/service-tuning.ts';
-import { linesAbout, readFromCache, strippedSources } from '../support/compile-cache-trace.ts';
 import { freePort } from '../support/free-port.ts';
 import { deleteRedisKeys } from '../support/redis-keys.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -88,76 +86,79 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
 
-  /** The jemalloc library a process has mapped, if any. */
-  const jemallocOf = (pid: number) =>
-    JEMALLOC_PATHS.find((path) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes(path));
-  // where the machine has it (CI installs it), the service must run on it
-  const machineJemalloc = JEMALLOC_PATHS.find((path) => existsSync(path));
+  /** Whether a process has jemalloc mapped. */
+  const onJemalloc = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('libjemalloc');
+  // where the system has it (CI installs it), every process of the group must run on it
+  const systemJemalloc =
+    execFileSync('sh', ['-c', "/sbin/ldconfig -p | grep -c 'libjemalloc\\.so\\.2 ' || true"]).toString().trim() !== '0';
+  const environOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  const PROCESSES = ['scripts/start.ts', 'ledger', 'billing', 'insights', 'gateway'];
 
-  it("when the operator sets NODE_OPTIONS, then each service gets the house V8 flags first and the operator's last (theirs win), the house malloc thresholds, and the machine's jemalloc with the house settings", async () => {
+  it("when the operator sets NODE_OPTIONS, then every process of the group gets the house V8 flag first and the operator's last (theirs win), the compile cache, and the system's jemalloc with the house settings", async () => {
     const { pgid } = await startGroup([], {
       NODE_OPTIONS: '--max-semi-space-size=16',
-      GLIBC_TUNABLES: undefined,
       LD_PRELOAD: undefined,
       MALLOC_CONF: undefined,
-      SERVICE_MALLOC: undefined,
+      NODE_COMPILE_CACHE: undefined,
     });
-    for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
-      const pid = servicePid(pgid, service) as number;
-      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    for (const script of PROCESSES) {
+      const pid = servicePid(pgid, script) as number;
+      const environ = environOf(pid);
       expect(environ).toContain('NODE_OPTIONS=--max-semi-space-size=4 --max-semi-space-size=16');
-      // glibc up to 2.38 cuts the variable at its first `:` in the process's own copy once it has read it all
-      const tunables = environ.find((entry) => entry.startsWith('GLIBC_TUNABLES='));
-      expect(`GLIBC_TUNABLES=${SERVICE_MALLOC_TUNABLES}`.startsWith(tunables ?? '-')).toBe(true);
-      expect(tunables).toContain('glibc.malloc.mmap_threshold=131072');
-      expect(environ).toContain(`MALLOC_CONF=${SERVICE_MALLOC_CONF}`);
-      expect(jemallocOf(pid)).toBe(machineJemalloc);
-      expect(environ.some((entry) => entry.startsWith('NODE_COMPILE_CACHE=/'))).toBe(true);
+      expect(environ).toContain('MALLOC_CONF=background_thread:true,dirty_decay_ms:250,muzzy_decay_ms:0,narenas:1');
+      expect(environ).toContain(`NODE_COMPILE_CACHE=${process.cwd()}/node_modules/.cache/node-compile-cache`);
+      expect({ script, jemalloc: onJemalloc(pid) }).toEqual({ script, jemalloc: systemJemalloc });
     }
-    // the supervisor itself keeps glibc's malloc: only the services are preloaded
-    expect(jemallocOf(servicePid(pgid, 'scripts/start.ts') as number)).toBeUndefined();
     process.kill(pgid, 'SIGTERM');
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
 
-  it("when SERVICE_MALLOC is system, then every service runs on glibc's malloc", async () => {
-    const { pgid } = await startGroup([], { SERVICE_MALLOC: 'system', LD_PRELOAD: undefined });
+  it("when LD_PRELOAD is set empty, then every service runs on glibc's malloc", async () => {
+    const { pgid } = await startGroup([], { LD_PRELOAD: '' });
     for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
-      expect(jemallocOf(servicePid(pgid, service) as number)).toBeUndefined();
+      expect(onJemalloc(servicePid(pgid, service) as number)).toBe(false);
     }
     process.kill(pgid, 'SIGTERM');
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);
 
-  it('when the compile cache is empty, then the first start strips each source once: the supervisor restarts warm and every service reads its sources from the cache', async () => {
+  it('when the compile cache is empty, then the first start fills it before any service starts, and the next start finds the supervisor there too: no service, then no process, loads the TypeScript stripper', async () => {
     const cache = mkdtempSync(join(tmpdir(), 'finance-compile-cache-'));
-    const traceFile = `${cache}.stderr.log`;
-    try {
-      const { pgid } = await startGroup(traceFile, { NODE_COMPILE_CACHE: cache, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' });
-      // the supervisor running is the copy it replaced itself with; the services do not inherit the mark
-      const environ = (script: string) => readFileSync(`/proc/${servicePid(pgid, script)}/environ`, 'utf8').split('\0');
-      expect(environ('scripts/start.ts')).toContain('FINANCE_START_WARM_COPY=1');
-      for (const service of ['ledger', 'billing', 'insights', 'gateway'])
-        expect(environ(service).some((entry) => entry.startsWith('FINANCE_START_WARM_COPY'))).toBe(false);
-      process.kill(pgid, 'SIGTERM');
-      await waitFor(async () => !groupAlive(pgid), 25_000);
-      const trace = readFileSync(traceFile, 'utf8');
-      // the cold supervisor stripped its own sources; its warm copy, the prepare step and the services did not
-      // strip any source a second time
-      const stripped = strippedSources(trace);
-      expect(stripped).toContain(new URL('../../scripts/start.ts', import.meta.url).href);
-      expect(stripped.filter((source, at) => stripped.indexOf(source) !== at)).toEqual([]);
-      expect(readFromCache(trace, 'scripts/start.ts')).toBe(true);
-      // a miss shows the trace's lines about that source
-      for (const service of ['ledger', 'billing', 'insights', 'gateway']) {
-        const main = `services/${service}/src/main.ts`;
-        expect(readFromCache(trace, main) || linesAbout(trace, main)).toBe(true);
+    const probe = new URL('../support/report-internal-deps.mjs', import.meta.url).href;
+    /** What each process of a start reported as it exited: its script and whether it loaded the stripper. */
+    const stripperBy = async (run: number) => {
+      const file = `${cache}.${run}.log`;
+      try {
+        const { pgid } = await startGroup(file, { NODE_COMPILE_CACHE: cache, NODE_OPTIONS: `--import ${probe}` });
+        process.kill(pgid, 'SIGTERM');
+        await waitFor(async () => !groupAlive(pgid), 25_000);
+        const reports = [...readFileSync(file, 'utf8').matchAll(/^\[internal-deps\] (.*)$/gm)].map(
+          (line) => JSON.parse(line[1]) as { script: string; deps: string[] },
+        );
+        return Object.fromEntries(
+          reports
+            .filter((report) => /(scripts\/start|src\/main)\.ts$/.test(report.script))
+            .map((report) => [
+              report.script.replace(`${process.cwd()}/`, ''),
+              report.deps.some((dep) => dep.includes('amaro')),
+            ]),
+        );
+      } finally {
+        rmSync(file, { force: true });
       }
+    };
+    try {
+      const services = Object.fromEntries(
+        ['ledger', 'billing', 'insights', 'gateway'].map((s) => [`services/${s}/src/main.ts`, false]),
+      );
+      // the supervisor runs before the cache is filled; the services after
+      expect(await stripperBy(1)).toEqual({ 'scripts/start.ts': true, ...services });
+      expect(readdirSync(cache).length).toBeGreaterThan(0);
+      expect(await stripperBy(2)).toEqual({ 'scripts/start.ts': false, ...services });
     } finally {
       rmSync(cache, { recursive: true, force: true });
-      rmSync(traceFile, { force: true });
     }
-  }, 70_000);
+  }, 120_000);
 
   it('when the configuration is invalid, then npm start exits 1 at once, naming the bad setting', async () => {
     const stderr: string[] = [];

@@ -26,30 +26,18 @@ export async function billOfThreePurchases(tenant: Tenant): Promise<string> {
   return `/v2/bills/show-by-card/${card.body.id}?date=${month}`;
 }
 
-export interface InFlight {
-  active: number;
-  waiting: number;
-}
-
-/**
- * The bills in flight at the gateway (`gateway_large_answers`) and the ledger (`ledger_bill_reads`), and the bill
- * requests billing has answered: the test's services share one metrics registry, so any `/metrics` shows all.
- */
-export async function billsInFlight(metricsUrl: string) {
+/** The bills the ledger is reading (`active`) and those waiting for a slot (`ledger_bill_reads`). */
+export async function billReadsInFlight(metricsUrl: string): Promise<{ active: number; waiting: number }> {
   const text = await (await fetch(metricsUrl)).text();
-  const gauge = (name: string): InFlight => {
-    const state = (label: string) => Number(new RegExp(`^${name}\\{state="${label}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
-    return { active: state('active'), waiting: state('waiting') };
-  };
-  const billsAtBilling = [
-    ...text.matchAll(/^http_request_duration_seconds_count\{[^}]*service="billing"[^}]*show-by-card[^}]*\} (\d+)$/gm),
-  ].reduce((sum, match) => sum + Number(match[1]), 0);
-  return { gateway: gauge('gateway_large_answers'), ledger: gauge('ledger_bill_reads'), billsAtBilling };
+  const state = (label: string) =>
+    Number(new RegExp(`^ledger_bill_reads\\{state="${label}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+  return { active: state('active'), waiting: state('waiting') };
 }
 
 /**
- * Runs `during` while the ledger's transactions table is locked, so every bill read waits in the ledger until
- * `during` calls `release`, whatever the machine's speed.
+ * Runs `during` while the ledger's tag links are locked, so the rows of every bill read wait in the ledger (a bill's
+ * rows read its tag links; its totals, read before, do not) until `during` calls `release`, whatever the machine's
+ * speed.
  */
 export async function withBillRowsHeld<T>(
   databaseUrl: string,
@@ -60,7 +48,7 @@ export async function withBillRowsHeld<T>(
   let released = false;
   try {
     await side.query('begin');
-    await side.query('lock table ledger.transactions in access exclusive mode');
+    await side.query('lock table ledger.transaction_tags in access exclusive mode');
     return await during(async () => {
       released = true;
       await side.query('commit');

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { withConfigTable } from '../../scripts/config-table.ts';
+import { CONFIG_TABLE_DOC, withConfigTable } from '../../scripts/config-table.ts';
 
-describe('README configuration table', () => {
-  it('when the config schemas change, then the README table must be regenerated (npm run config-table -- --write)', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    expect(withConfigTable(readme)).toBe(readme);
+describe('configuration table (docs/operations.md)', () => {
+  it('when the config schemas change, then the table must be regenerated (npm run config-table -- --write)', () => {
+    const doc = readFileSync(CONFIG_TABLE_DOC, 'utf8');
+    expect(withConfigTable(doc)).toBe(doc);
   });
 });

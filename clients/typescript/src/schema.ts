@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * List the accounts of the context
-         * @description Ordered by creation. Balances are computed as PRODUCT decisions §7 describe.
+         * @description Ordered by creation. Balances are computed as docs/decisions.md §7 describes.
          */
         get: operations["listAccounts"];
         put?: never;

@@ -13,7 +13,6 @@ export interface GatewayConfig extends CommonConfig {
   RATE_LIMIT_MAX: number;
   ADMIN_SECRET?: string;
   UPSTREAM_TIMEOUT_MS: number;
-  LARGE_ANSWERS_IN_FLIGHT: number;
 }
 
 export const gatewayConfigSchema = Joi.object<GatewayConfig>({
@@ -34,14 +33,6 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
     .default(15_000)
     .description(
       'How long the gateway waits for a service before answering 503 (the write may still commit; a retry with the same Idempotency-Key replays it)',
-    ),
-  LARGE_ANSWERS_IN_FLIGHT: Joi.number()
-    .integer()
-    .min(1)
-    .max(64)
-    .default(4)
-    .description(
-      "Answers of megabytes (a bill's transactions) the gateway forwards at once; more wait their turn in order. A slot is held until the answer has been handed to the client's socket: the bound keeps a burst of bills from growing the memory of the gateway, billing and the ledger with all of them at once",
     ),
   ADMIN_SECRET: Joi.string()
     .min(16)

@@ -1,6 +1,5 @@
 import type { CallerContext } from '../context/signed-context.ts';
 import {
-  type BillContents,
   type BillPaymentInput,
   type BillTotals,
   type CardCalendarInput,
@@ -15,8 +14,6 @@ import { lookupIn } from '../contracts/route.ts';
 import type { InternalClient } from '../http/internal-client.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);
-const ROWS_KEY = ',"transactions":';
-const CLOSING_BRACE = 0x7d;
 const contextRoute = lookupIn(ledgerForServicesRoutes);
 const accountRoute = lookupIn(accountRoutes);
 
@@ -29,39 +26,22 @@ export class LedgerBillingClient {
   }
 
   /**
-   * In one call: the live card transactions of `billIds` (bill payments excluded), expanded with account,
-   * category, subcategory, tags, `total` and the bill extras but `credit_card` (`closingDate` gives the
-   * projected date of rows not billed yet), the totals of every bill in `totalsBillIds`, and the context's time
-   * zone (its today decides the bill's status). The rows stay the UTF-8 JSON they came in (`transactionsJson`,
-   * an array): billing adds the card to each and passes them on without decoding or parsing thousands of rows.
+   * The live card transactions of `billIds` (bill payments excluded) as the bill shows them: whole records, with
+   * account, category, subcategory, tags, `total`, `card` and the bill extras (`closingDate` gives the projected
+   * date of rows not billed yet). They stay the UTF-8 JSON array the ledger wrote: billing passes its thousands of
+   * rows on without decoding or parsing them.
    */
-  async billContents(
+  billRows(
     context: CallerContext,
     creditCardId: string,
     billIds: string[],
-    totalsBillIds: string[],
     closingDate: string,
-  ): Promise<{ totals: BillTotals[]; time_zone: string; transactionsJson: Buffer }> {
-    const bytes = await this.http.sendForBytes(route('searchCardTransactions'), {
+    card: Record<string, unknown>,
+  ): Promise<Buffer> {
+    return this.http.sendForBytes(route('searchCardTransactions'), {
       context,
-      body: {
-        credit_card_id: creditCardId,
-        bill_ids: billIds,
-        totals_bill_ids: totalsBillIds,
-        closing_date: closingDate,
-      },
+      body: { credit_card_id: creditCardId, bill_ids: billIds, closing_date: closingDate, credit_card: card },
     });
-    // `transactions` is the answer's last key (BillContents); the first `,"transactions":` outside a string is
-    // that key, and no string holds one: JSON escapes every quote inside a string
-    const at = bytes.indexOf(ROWS_KEY);
-    if (at < 0 || bytes[bytes.length - 1] !== CLOSING_BRACE)
-      throw new Error('searchCardTransactions: unexpected answer');
-    const head: Omit<BillContents, 'transactions'> = JSON.parse(`${bytes.toString('utf8', 0, at)}}`);
-    return {
-      totals: head.totals,
-      time_zone: head.time_zone,
-      transactionsJson: bytes.subarray(at + ROWS_KEY.length, bytes.length - 1),
-    };
   }
 
   /** The IANA zone of the context's "today" (live from ledger). */

@@ -41,8 +41,6 @@ export interface RouteContract<
   business?: boolean;
   /** Request body size limit when larger than the default 1 MiB. */
   bodyLimit?: string;
-  /** Answers of megabytes (a bill's transactions): the gateway forwards at most `LARGE_ANSWERS_IN_FLIGHT` at once. */
-  largeAnswer?: boolean;
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.AnySchema<B>;

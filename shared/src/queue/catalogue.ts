@@ -2,7 +2,7 @@ import type { JobsOptions } from 'bullmq';
 
 /** Every queue of the system; a worker may consume only a queue named here. */
 export const QUEUES = {
-  /** Ledger domain events for insights (accounts and time zones; inbox), and `transaction.changed` of earlier releases. */
+  /** Ledger domain events for insights (accounts and time zones; inbox). */
   insightsLedgerEvents: 'insights.ledger-events',
   /**
    * `transaction.changed` for insights: one job read by its spending limits and its webhooks, each with its own
@@ -25,7 +25,7 @@ export const QUEUES = {
   investmentYields: 'insights.investment-yields',
   /**
    * The events a webhook may subscribe to, fanned out by insights into one delivery per webhook; transaction
-   * changes come through `transactionChanges` (here only from a release before it).
+   * changes come through `transactionChanges`.
    */
   webhookEvents: 'insights.webhook-events',
   /** One job per delivery attempt of a webhook (`WebhookDeliveryJob`); retries are delayed jobs. */

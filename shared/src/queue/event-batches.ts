@@ -1,6 +1,6 @@
 import { type Job, type Processor, UnrecoverableError } from 'bullmq';
 import { inEventSpan } from '../telemetry/tracing.ts';
-import { type DomainEvent, EVENT_BATCH_JOB, type EventBatch } from './catalogue.ts';
+import type { DomainEvent, EventBatch } from './catalogue.ts';
 
 /** What a consumer does with one relayed batch: `handle` each event, then `finish` what they left to do together. */
 export interface EventBatchRun {
@@ -27,11 +27,9 @@ export function runsTogether(runs: EventBatchRun[]): EventBatchRun {
   };
 }
 
-/** A job's events: its batch, or the one event of a job relayed before batches (named for the event's type). */
-function eventsOf(job: Job<EventBatch | DomainEvent>): DomainEvent[] {
-  const data: unknown = job.data;
-  if (job.name !== EVENT_BATCH_JOB) return [data as DomainEvent];
-  const events = (data as Partial<EventBatch> | null)?.events;
+/** A job's events: the relay's batch. */
+function eventsOf(job: Job<EventBatch>): DomainEvent[] {
+  const events = (job.data as Partial<EventBatch> | null)?.events;
   if (!Array.isArray(events)) throw new UnrecoverableError('malformed event batch');
   return events;
 }
@@ -56,7 +54,7 @@ async function settleAll<T>(items: T[], limit: number, work: (item: T) => Promis
 export function eventBatchProcessor(
   concurrency: number,
   start: (events: DomainEvent[]) => EventBatchRun | Promise<EventBatchRun>,
-): Processor<EventBatch | DomainEvent> {
+): Processor<EventBatch> {
   return async (job) => {
     const events = eventsOf(job);
     const run = await start(events);

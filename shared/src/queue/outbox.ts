@@ -9,10 +9,7 @@ import { activeTraceparent } from '../telemetry/tracing.ts';
 import type { ContextRef, DomainEvent, EventPayloads, EventType, QueueName } from './catalogue.ts';
 import { jobsByQueue, type PendingRow } from './relay-jobs.ts';
 
-/**
- * Events waiting to be relayed; written in the same transaction as the change they describe. The table also has
- * `payload_bytes`, the payload's length as text, which PostgreSQL computes on insert (`OutboxPayloadBytes`).
- */
+/** Events waiting to be relayed; written in the same transaction as the change they describe. */
 export const OutboxEventSchema = defineEntity({
   name: 'OutboxEvent',
   tableName: 'outbox_events',
@@ -95,16 +92,22 @@ export class OutboxPayloadAsText extends Migration {
   }
 }
 
-/**
- * Each payload's length as text, computed on insert by every writer (the unit of work, SQL inserts, an event built
- * in SQL) and read by the relay's byte budget without decompressing the payload (≈1 ms a MB, for every row a
- * claim locks). Adding a stored generated column rewrites the table, like `OutboxPayloadAsText`.
- */
+/** A column the relay's byte budget read; kept so that databases migrated through it migrate the same way. */
 export class OutboxPayloadBytes extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       'alter table outbox_events add column payload_bytes int generated always as (octet_length(payload::text)) stored',
     );
+  }
+}
+
+/**
+ * The relay claims rows by count again (a rule's events are at most `MAX_CHANGED_PER_EVENT` transactions each, so a
+ * pass's text stays bounded without measuring it): the length column goes.
+ */
+export class OutboxDropPayloadBytes extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table outbox_events drop column if exists payload_bytes');
   }
 }
 
@@ -173,18 +176,9 @@ export interface OutboxRelayOptions {
   logger: Logger;
   intervalMs?: number;
   batchSize?: number;
-  /**
-   * Payload text a pass claims at most (an event larger than this goes alone): what the relay holds parsed and
-   * serialized per queue at once. A rule's batches write events of about 1.1 MB faster than a pass sends one;
-   * claimed 2–5 at a time, they took the ledger from 154 to 221 MB RSS (docs/performance.md, "Memory").
-   */
-  batchBytes?: number;
   /** How long a claim keeps other relays off a batch whose sender died before marking it sent. */
   claimMs?: number;
 }
-
-/** A claimed row, with how many rows its pass locked (the claimed ones and those past the byte budget). */
-type ClaimedRow = PendingRow & { locked: number };
 
 /**
  * Moves outbox rows to BullMQ. A pass claims a batch in one short transaction (a lease, `claimed_until`) and commits,
@@ -202,7 +196,7 @@ export class OutboxRelay {
   private failures = 0;
 
   constructor(options: OutboxRelayOptions) {
-    this.options = { intervalMs: 200, batchSize: 200, batchBytes: 1 << 20, claimMs: 30_000, ...options };
+    this.options = { intervalMs: 200, batchSize: 200, claimMs: 30_000, ...options };
   }
 
   start(): void {
@@ -235,29 +229,21 @@ export class OutboxRelay {
   }
 
   private async tick(): Promise<void> {
-    let more = false;
+    let relayed = 0;
     try {
-      more = (await this.relayPass()).more;
+      relayed = await this.relayOnce();
       this.failures = 0;
     } catch (err) {
       this.failures += 1;
       this.options.logger.warn({ err, failures: this.failures }, 'outbox relay failed; will retry');
     }
     const backoff = this.failures ? Math.min(200 * 2 ** this.failures, 5000) : this.options.intervalMs;
-    this.schedule(more ? 0 : backoff);
+    this.schedule(relayed >= this.options.batchSize ? 0 : backoff);
   }
 
   /** Relays one batch; returns how many events went out. */
   async relayOnce(): Promise<number> {
-    return (await this.relayPass()).relayed;
-  }
-
-  /**
-   * One batch: how many events went out, and whether rows may be waiting behind them (a full batch, or one the
-   * byte budget cut short).
-   */
-  private async relayPass(): Promise<{ relayed: number; more: boolean }> {
-    const { orm, batchSize, batchBytes, claimMs, queues, service } = this.options;
+    const { orm, batchSize, claimMs, queues, service } = this.options;
     const em = orm.em.fork();
     // a short transaction: the rows' locks last as long as the claim's update, not the Redis call
     const rows = await em.transactional(async (tx) => {
@@ -265,30 +251,23 @@ export class OutboxRelay {
       // claims skip them; the bitmap scan the planner may prefer visits every one of them, every pass, until a
       // vacuum (7 ms a claim with 28,000 relayed rows and none pending, against 0.3 ms: docs/performance.md)
       await runSql(tx, 'set local enable_bitmapscan = off');
-      // the rows in order while their payloads' text fits the budget (the first always), the rest left locked
-      // until this commit and taken by the next pass
-      return runSql<ClaimedRow>(
+      return runSql<PendingRow>(
         tx,
         `with pending as (
-         select id, created_at, payload_bytes from outbox_events
+         select id from outbox_events
           where published_at is null and (claimed_until is null or claimed_until < now())
           order by created_at, id limit ? for update skip locked
-       ), taken as (
-         select id from (
-           select id, row_number() over w as n, sum(payload_bytes) over w as upto
-             from pending window w as (order by created_at, id)
-         ) running where upto <= ? or n = 1
        ), claimed as (
          update outbox_events o set claimed_until = now() + make_interval(secs => ?), attempts = o.attempts + 1
-           from taken where o.id = taken.id
+           from pending where o.id = pending.id
          returning o.id, o.type, o.queue, o.payload, o.created_at
        )
-       select claimed.*, (select count(*)::int from pending) as locked from claimed order by created_at, id`,
-        [batchSize, batchBytes, claimMs / 1000],
+       select * from claimed order by created_at, id`,
+        [batchSize, claimMs / 1000],
       );
     });
     this.recordLag(rows);
-    if (rows.length === 0) return { relayed: 0, more: false };
+    if (rows.length === 0) return 0;
     const ids = rows.map((row) => row.id);
     try {
       for (const [name, jobs] of jobsByQueue(rows)) await withTimeout(queues(name).addBulk(jobs), 5000);
@@ -301,9 +280,7 @@ export class OutboxRelay {
     }
     await runSql(em, 'update outbox_events set published_at = now(), claimed_until = null where id in (?)', [ids]);
     outboxPending.set({ service }, 0);
-    // a full batch, or rows the budget left behind: more may be waiting
-    const { locked } = rows[0];
-    return { relayed: rows.length, more: locked === batchSize || rows.length < locked };
+    return rows.length;
   }
 
   private recordLag(rows: PendingRow[]): void {

@@ -4,10 +4,10 @@ import { newId } from '../../src/db/base-entity.ts';
 /** The millisecond a UUIDv7 carries in its first 48 bits. */
 const msOf = (id: string) => Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16);
 
-describe('newId (UUIDv7 from a pooled random source)', () => {
+describe('newId (UUIDv7)', () => {
   it('when many ids are made at once, then each is a valid v7, unique, and their order is the order they were made in', () => {
     const before = Date.now();
-    // thousands within the same milliseconds, across many refills of the random pool (256 ids a refill)
+    // thousands within the same milliseconds
     const ids = Array.from({ length: 20_000 }, () => newId());
     const after = Date.now();
     expect(ids.every((id) => validate(id) && version(id) === 7)).toBe(true);
@@ -20,7 +20,7 @@ describe('newId (UUIDv7 from a pooled random source)', () => {
     expect(msOf(ids[ids.length - 1])).toBeLessThanOrEqual(after + 1);
   });
 
-  it('when ids are made in different milliseconds, then their random parts differ (the pool is refilled, never reused)', async () => {
+  it('when ids are made in different milliseconds, then their random parts differ', async () => {
     const seen = new Set<string>();
     for (let k = 0; k < 600; k++) {
       // the last 12 hex digits are random bytes only

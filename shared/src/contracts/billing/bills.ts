@@ -151,7 +151,6 @@ export const billRoutes = [
   defineRoute({
     operationId: 'showBillByCard',
     method: 'get',
-    largeAnswer: true,
     path: '/v2/bills/show-by-card/:cardId',
     service: 'billing',
     tag: 'Bills',
@@ -173,7 +172,6 @@ export const billRoutes = [
   defineRoute({
     operationId: 'listBillTransactions',
     method: 'get',
-    largeAnswer: true,
     path: '/v2/bills/show-by-card/:cardId/transactions',
     service: 'billing',
     tag: 'Bills',

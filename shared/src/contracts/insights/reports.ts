@@ -20,7 +20,7 @@ const reportItem = Joi.object({
 }).label('SubcategoryReportItem');
 
 const invalid = { description: 'Missing or invalid period (end before start is 400)', schema: errorSchema };
-/** The currency rule of every total (README, Currencies). */
+/** The currency rule of every total (docs/decisions.md §5). */
 const BRL_ONLY =
   'Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).';
 const PREFERENCES =

@@ -29,23 +29,13 @@ export interface BillTotals {
   recurring: number;
 }
 
-export interface BillContentsInput {
+export interface BillRowsInput {
   credit_card_id: string;
   bill_ids: string[];
-  totals_bill_ids: string[];
   /** The bill's closing date: a row's `projected_date` when it has no `billed_at` (docs/decisions.md §8). */
   closing_date: string;
-}
-
-/**
- * The answer of `searchCardTransactions`, in this key order: `totals`, `time_zone`, then `transactions` (rows
- * with the bill extras of docs/decisions.md §8 but `credit_card`, which billing adds: it depends on the totals).
- * Last, so billing can pass the rows on as text.
- */
-export interface BillContents {
-  totals: BillTotals[];
-  time_zone: string;
-  transactions: CardTransaction[];
+  /** The card's record as the bill shows it (billing's: its `available_limit` depends on the bills' totals). */
+  credit_card: Record<string, unknown>;
 }
 
 export interface CardDatesInput {
@@ -114,14 +104,14 @@ export const ledgerForBillingRoutes = [
     operationId: 'searchCardTransactions',
     method: 'post',
     path: '/internal/v1/card-transactions/search',
-    summary: "A card's expanded entries of some bills, the totals of others and the context's time zone",
-    body: Joi.object<BillContentsInput>({
+    summary: "A card's entries of some bills as the bill shows them, each with the card's record sent",
+    body: Joi.object<BillRowsInput>({
       credit_card_id: anyUuid().required(),
       bill_ids: billIds,
-      totals_bill_ids: billIds,
       closing_date: calendarDate().required(),
+      credit_card: Joi.object().unknown(true).required(),
     }),
-    responses: { 200: { description: '`{totals, time_zone, transactions}`, in that order' } },
+    responses: { 200: { description: 'A JSON array of whole records (`CardTransaction`), written as they are read' } },
   }),
   defineRoute({
     ...common,

@@ -98,7 +98,7 @@ export const accountRoutes = [
     service: 'ledger',
     tag: 'Accounts',
     summary: 'List the accounts of the context',
-    description: 'Ordered by creation. Balances are computed as PRODUCT decisions §7 describe.',
+    description: 'Ordered by creation. Balances are computed as docs/decisions.md §7 describes.',
     query: Joi.object<PageQuery>({
       limit: Joi.number().integer().min(1).max(500).default(50),
       cursor: Joi.string().max(512),

@@ -24,7 +24,7 @@ export const CreditCardSchema = defineEntity({
     connectionId: p.uuid().nullable(),
     externalId: p.string().nullable(),
     deletedAt: p.datetime().columnType('timestamptz(3)').nullable(),
-    /** The days as dated versions, oldest first (`docs/billing.md`); null: the card's days for every month. */
+    /** The days as dated versions, oldest first (`docs/decisions.md` §8); null: the card's days for every month. */
     calendar: p.json<CalendarVersion[]>().nullable(),
     /** Bumped by every closing-day change and by deletion; the ledger re-checks it before writing a purchase. */
     calendarVersion: p.integer().default(0),

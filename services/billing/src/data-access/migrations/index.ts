@@ -5,6 +5,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxDropPayloadBytes,
   OutboxPayloadAsText,
   OutboxPayloadBytes,
   OutboxRoomForClaims,
@@ -33,4 +34,5 @@ export const billingMigrations: MigrationList = [
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
   { name: '0008-context-key', class: ContextKey },
   { name: '0009-announcement-indexes', class: AnnouncementIndexes },
+  { name: '0010-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
 ];

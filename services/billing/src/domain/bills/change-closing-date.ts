@@ -234,6 +234,6 @@ export async function changeClosingDate(
   });
   // after the commit, with no lock held: the ledger moves the purchases to the bills of their dates
   await rebillAfterChange(em, ledger, ctx, calendar);
-  const { bill } = await loadBill(em.fork(), ledger, ctx, locked, month, { rows: false });
+  const { bill } = await loadBill(em.fork(), ledger, ctx, locked, month);
   return { updated, bill };
 }

@@ -74,7 +74,7 @@ export async function payBill(
   } finally {
     await releaseBills(em, [bill.id]);
   }
-  const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth, { rows: false });
+  const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
   // a payment that leaves nothing owed announces the bill paid (a partial one shows as transaction.created);
   // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment;
   // a plain retry that found the payment already written (another id) does not announce it again

@@ -10,7 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsOfCards, byMonth } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import type { CreditCard } from '../../data-access/entities/credit-card.ts';
-import { type CardView, cardView } from '../cards/card-view.ts';
+import { cardView } from '../cards/card-view.ts';
 import { heldByCard } from '../cards/owed-by-card.ts';
 import { contextToday } from '../context-today.ts';
 import { CARD_NOT_FOUND } from './assign-bills.ts';
@@ -18,31 +18,13 @@ import { openDateOf } from './bill-calendar.ts';
 import { billView } from './bill-view.ts';
 import { ensureBills } from './ensure-bills.ts';
 
-const PROJECTED_DATE_KEY = Buffer.from(',"projected_date":');
 const CLOSING = Buffer.from('}');
 
 /**
- * The ledger's rows (UTF-8 JSON of an array, each with the bill extras of docs/decisions.md §8 but the card)
- * with the card's record before each `projected_date`, where the spec's Transaction of a bill carries it, as
- * the pieces of the answer in order. A `,"projected_date":` outside a string is that key (JSON escapes every
- * quote inside a string). Bytes are cut and joined, never decoded: a bill's megabytes go through untouched.
- */
-function withCard(rowsJson: Buffer, card: CardView): Buffer[] {
-  const cardBytes = Buffer.from(`,"credit_card":${JSON.stringify(card)}`);
-  const pieces: Buffer[] = [];
-  let from = 0;
-  for (let at = rowsJson.indexOf(PROJECTED_DATE_KEY); at >= 0; at = rowsJson.indexOf(PROJECTED_DATE_KEY, at + 1)) {
-    pieces.push(rowsJson.subarray(from, at), cardBytes);
-    from = at;
-  }
-  pieces.push(rowsJson.subarray(from));
-  return pieces;
-}
-
-/**
- * The bill of a month and its transactions (`rowsJson`: the UTF-8 JSON array in pieces, cut out of the ledger's
- * answer; `rows: false` leaves them out): two statements when the bill exists (the card's and its bills'), and
- * exactly one ledger call, whatever the number of transactions.
+ * The bill of a month, and `rows()`: its transactions as the UTF-8 JSON array the ledger writes, whole records
+ * with the card's record in each. Two statements when the bill exists (the card's and its bills'), two ledger
+ * calls side by side (the bills' totals and the context's time zone, which the bill and the card's record need),
+ * and `rows()` one more, whatever the number of transactions.
  */
 export async function loadBill(
   em: EntityManager,
@@ -50,7 +32,6 @@ export async function loadBill(
   ctx: CallerContext,
   card: CreditCard,
   month: CalendarDate,
-  { rows = true } = {},
 ) {
   // the month's bill usually exists: one read, and a write transaction only to create it
   let cardBills = await billsOfCards(em, [card.id]);
@@ -61,15 +42,11 @@ export async function loadBill(
   const bill = cardBills.find((row) => row.referenceMonth === month)!;
   const stored = byMonth(cardBills);
   const unrolled = cardBills.filter((row) => !row.rolledOverAt).map((row) => row.id);
-  const { transactionsJson, totals, time_zone } = await ledger.billContents(
-    ctx,
-    card.id,
-    rows ? [bill.id] : [],
-    [...new Set([...unrolled, bill.id])],
-    bill.closingDate,
-  );
-  const today = todayIn(time_zone);
-  const cardRecord = cardView(card, heldByCard(card, cardBills, totals, today));
+  const [totals, timeZone] = await Promise.all([
+    ledger.totals(ctx, [...new Set([...unrolled, bill.id])]),
+    ledger.timeZone(ctx),
+  ]);
+  const today = todayIn(timeZone);
   return {
     bill: billView(
       bill,
@@ -77,7 +54,14 @@ export async function loadBill(
       totals.find((total) => total.bill_id === bill.id),
       today,
     ),
-    rowsJson: withCard(transactionsJson, cardRecord),
+    rows: (): Promise<Buffer> =>
+      ledger.billRows(
+        ctx,
+        card.id,
+        [bill.id],
+        bill.closingDate,
+        cardView(card, heldByCard(card, cardBills, totals, today)),
+      ),
   };
 }
 
@@ -96,10 +80,10 @@ export async function showBillByCard(
 ) {
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
-  const { bill, rowsJson } = await loadBill(em, ledger, ctx, card, month);
-  // the rows pass on as the bytes they came in, piece by piece: thousands of them are neither parsed nor
-  // serialized again, and their megabytes are not copied into one more buffer (one write per piece, corked)
-  return new JsonBytes([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), ...rowsJson, CLOSING]);
+  const { bill, rows } = await loadBill(em, ledger, ctx, card, month);
+  // the rows pass on as the bytes they came in: thousands of them are neither parsed nor serialized again, and
+  // their megabytes are not copied into one more buffer (the three pieces leave in one corked write)
+  return new JsonBytes([Buffer.from(`{"bill":${JSON.stringify(bill)},"transactions":`), await rows(), CLOSING]);
 }
 
 const dayOf = (value: unknown) => String(value).slice(0, 10);
@@ -113,8 +97,8 @@ export async function listBillTransactions(
 ) {
   const card = await cardOf(em, ctx, cardId);
   const month = startOfMonth(query.date ?? (await contextToday(ledger, ctx)));
-  const { rowsJson } = await loadBill(em, ledger, ctx, card, month);
-  const transactions: CardTransaction[] = JSON.parse(Buffer.concat(rowsJson).toString('utf8'));
+  const { rows } = await loadBill(em, ledger, ctx, card, month);
+  const transactions: CardTransaction[] = JSON.parse((await rows()).toString('utf8'));
   const categories = [...(query.category_ids ?? []), ...(query['category_ids[]'] ?? [])].map((id) => id.toLowerCase());
   const cents = query.amount === undefined ? undefined : Math.round(query.amount * 100);
   return {

@@ -14,7 +14,6 @@ import { authenticate } from './authenticate.ts';
 import { authorize, requireJson } from './authorize.ts';
 import { docsRouter } from './docs.ts';
 import { idempotent } from './idempotency.ts';
-import { largeAnswersGate } from './large-answers-gate.ts';
 import { proxyTo } from './proxy.ts';
 import { rateLimitPerKey } from './rate-limit.ts';
 import { requireAdmin } from './require-admin.ts';
@@ -54,7 +53,6 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     billing: new OutageLog(deps.logger, 'billing'),
     insights: new OutageLog(deps.logger, 'insights'),
   };
-  const largeAnswer = largeAnswersGate(config.LARGE_ANSWERS_IN_FLIGHT);
   return createApp({
     service: 'gateway',
     logger: deps.logger,
@@ -94,7 +92,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
             type: JSON_TYPES,
             verify: verifyJsonDepth,
           }),
-          route.largeAnswer ? largeAnswer(forward) : forward,
+          forward,
         );
       }
     },

@@ -322,7 +322,7 @@ export function buildOpenApi(routes: AnyRoute[], version: string) {
       version,
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Personal and business finance for Brazil. Authenticate with HTTP Basic `token:secret`. Amounts are integer cents; dates `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds. Errors: `{message, statusCode, error, details?}`. Request bodies (and each object of a body array) may carry `id`, `user_id`, `profile_id`, `createdAt` and `updatedAt`: they are dropped before validation, so the body schemas leave them out. A JSON body nested deeper than ' +
+        'Personal and business finance for Brazil. The product decisions behind this contract, where it leaves a choice open, are in docs/decisions.md of the repository; each operation states its own. Authenticate with HTTP Basic `token:secret`. Amounts are integer cents; dates `YYYY-MM-DD`; timestamps ISO 8601 UTC with milliseconds. Errors: `{message, statusCode, error, details?}`. Request bodies (and each object of a body array) may carry `id`, `user_id`, `profile_id`, `createdAt` and `updatedAt`: they are dropped before validation, so the body schemas leave them out. A JSON body nested deeper than ' +
         `${MAX_JSON_DEPTH} levels is 400 before it is parsed.\n\n` +
         IDEMPOTENCY_DESCRIPTION,
     },

@@ -5,6 +5,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxDropPayloadBytes,
   OutboxPayloadAsText,
   OutboxPayloadBytes,
   OutboxRoomForClaims,
@@ -31,4 +32,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
   { name: '0008-context-key', class: ContextKey },
   { name: '0009-due-work', class: DueWork },
+  { name: '0010-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
 ];

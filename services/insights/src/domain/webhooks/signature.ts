@@ -11,7 +11,7 @@ export const signatureHeader = (secret: string, timestamp: number, body: string)
   `t=${timestamp},v1=${signaturePayload(secret, timestamp, body)}`;
 
 /**
- * What a receiver does (the README shows it): parse the header, recompute the HMAC over the raw body and
+ * What a receiver does (docs/webhooks.md shows it): parse the header, recompute the HMAC over the raw body and
  * compare in constant time, refusing a timestamp older than the tolerance (replays).
  */
 export function verifySignature(

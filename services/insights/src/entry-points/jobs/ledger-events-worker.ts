@@ -1,18 +1,16 @@
 import { isValidTimeZone } from '@finance/shared/clock';
-import type { ContextTimeZoneChanged, DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
+import type { ContextTimeZoneChanged, DomainEvent } from '@finance/shared/queue/catalogue';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { type EventBatchRun, eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { handleOnce, recordHandled } from '@finance/shared/queue/inbox';
 import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
-import { insertNotifications } from '../../data-access/notification-writes.ts';
-import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
-import { ledgerFor } from '../../ledger-client.ts';
 
-const CONSUMER = 'insights';
-/** Events of one batch handled at once: those that touch a limit wait on PostgreSQL and the ledger. */
-export const LEDGER_EVENTS_CONCURRENCY = 16;
+/** The inbox's consumer name of insights' own effects of ledger events (the spending limits' too). */
+export const CONSUMER = 'insights';
+/** Events of one batch handled at once. */
+const LEDGER_EVENTS_CONCURRENCY = 16;
 
 function timeZoneChange(event: DomainEvent): DomainEvent<ContextTimeZoneChanged> {
   const changed = event as DomainEvent<ContextTimeZoneChanged>;
@@ -23,22 +21,12 @@ function timeZoneChange(event: DomainEvent): DomainEvent<ContextTimeZoneChanged>
   return changed;
 }
 
-function transactionChange(event: DomainEvent): DomainEvent<TransactionChanged> {
-  const changed = event as DomainEvent<TransactionChanged>;
-  if (!changed.context?.user_id || !Array.isArray(changed.data?.transactions)) {
-    throw new UnrecoverableError('malformed transaction.changed event');
-  }
-  return changed;
-}
-
 /**
- * What insights makes of ledger events, once each (inbox): `transaction.changed` checks the spending limits it
- * touches, `context.time_zone_changed` keeps the context's zone for the daily jobs. The events with nothing to
- * apply (most: no limit touched) are recorded together, one statement per batch.
+ * What insights makes of ledger events, once each (inbox): `context.time_zone_changed` keeps the context's zone for
+ * the daily jobs; `account.created` needs nothing and is recorded with the batch's others in one statement.
  */
-export function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
+function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
   const { orm } = runtime;
-  const ledger = ledgerFor(runtime);
   return () => {
     const quiet: DomainEvent[] = [];
     return {
@@ -54,17 +42,6 @@ export function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
             );
             return;
           }
-          case 'transaction.changed': {
-            const em = orm.em.fork();
-            // spending is read before the inbox transaction so no HTTP call holds a database transaction open
-            const alerts = await spendingAlertsFor(em, ledger, transactionChange(event));
-            if (alerts.length === 0) quiet.push(event);
-            else
-              await handleOnce(em, event, CONSUMER, async (tx) => {
-                await insertNotifications(tx, alerts);
-              });
-            return;
-          }
           default:
             throw new UnrecoverableError(`no handler for event ${String(event?.type)}`);
         }
@@ -74,12 +51,12 @@ export function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
   };
 }
 
-/** Consumes the ledger's account and time-zone events (and `transaction.changed` relayed by an earlier release). */
+/** Consumes the ledger's account and time-zone events. */
 export function startLedgerEventsWorker(runtime: InsightsRuntime) {
   return runtime.startWorker(
     QUEUES.insightsLedgerEvents,
     eventBatchProcessor(LEDGER_EVENTS_CONCURRENCY, ledgerEventsRun(runtime)),
-    // batches arrive one per relay tick; a second in flight keeps the lag short while one waits on the ledger
+    // batches arrive one per relay tick; a second in flight keeps the lag short while one waits on PostgreSQL
     2,
   );
 }

@@ -5,6 +5,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { fanOutEvent, withWebhooks } from '../../domain/webhooks/fan-out-event.ts';
 
+/** What the fan-out takes: the webhook events, and `transaction.changed` (from `insights.transaction-changes`). */
 const ACCEPTED = new Set<string>(['transaction.changed', ...WEBHOOK_EVENT_TYPES]);
 /** Events of one batch fanned out at once (only those of contexts with a webhook reach the database). */
 const FAN_OUT_CONCURRENCY = 8;
@@ -39,7 +40,7 @@ export function webhookFanOutRun(runtime: InsightsRuntime): (events: DomainEvent
   };
 }
 
-/** Fans out the webhook events of billing, insights and the ledger (`transaction.changed` of an earlier release too). */
+/** Fans out the webhook events of billing, insights and the ledger. */
 export function startWebhookEventsWorker(runtime: InsightsRuntime) {
   return runtime.startWorker(QUEUES.webhookEvents, eventBatchProcessor(FAN_OUT_CONCURRENCY, webhookFanOutRun(runtime)));
 }

@@ -4,6 +4,7 @@ import {
   AddOutboxClaim,
   AddOutboxJobQueue,
   CreateOutboxTable,
+  OutboxDropPayloadBytes,
   OutboxPayloadAsText,
   OutboxPayloadBytes,
   OutboxRoomForClaims,
@@ -57,4 +58,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0020-outbox-payload-bytes', class: OutboxPayloadBytes },
   { name: '0021-context-key', class: ContextKey },
   { name: '0022-recurrence-due-dates', class: RecurrenceDueDates },
+  { name: '0023-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
 ];

@@ -41,9 +41,9 @@ const PIECE_CHARS = 64 * 1024;
 
 /**
  * The card entries of some bills as UTF-8 JSON, given to `write` in pieces as they are made, the records joined
- * by commas (no brackets), each with its account, category, subcategory and tags, `total` (the purchase total of
- * an installment series) and the bill extras of docs/decisions.md §8 but `credit_card` (billing adds it): a fixed
- * number of queries whatever the number of rows. The references are read first and serialized once each; then
+ * by commas (no brackets), each the whole record a bill shows: its account, category, subcategory and tags,
+ * `total` (the purchase total of an installment series), the card's record (`card`, as billing sent it) and the
+ * bill extras of docs/decisions.md §8. A fixed number of queries whatever the number of rows. The references are read first and serialized once each; then
  * PostgreSQL writes each record (`VIEW_JSON`) and every row, as it arrives, is completed with them and gathered
  * into the piece being built: the rows' text and each piece die young, and the bytes are encoded once, never
  * copied again.
@@ -54,6 +54,7 @@ export async function billTransactions(
   cardId: string,
   billIds: string[],
   closingDate: CalendarDate,
+  card: Record<string, unknown>,
   write: (piece: Buffer) => void,
 ): Promise<void> {
   if (billIds.length === 0) return;
@@ -92,6 +93,7 @@ export async function billTransactions(
     const tag = tags.get(link.tag_id);
     if (tag) tagsOf.set(link.transaction_id, [...(tagsOf.get(link.transaction_id) ?? []), tag]);
   }
+  const cardField = `,"credit_card":${JSON.stringify(card)}`;
   const closing = toIsoMidnight(closingDate);
   let first = true;
   let gathered: string[] = [];
@@ -102,12 +104,13 @@ export async function billTransactions(
     gatheredChars = 0;
   };
   await forEachBillRow(em, ctx, cardId, billIds, (row) => {
-    // the record's fields, then the bill's, in the order the spec's bill transaction lists them
+    // the record's fields (PostgreSQL's object, its closing brace left out), then the bill's, in the order the
+    // spec's bill transaction lists them
     const text =
       `${first ? '' : ','}${row.view.slice(0, -1)}` +
       `${accountOf(row.account_id)}${categoryOf(row.category_id)}${subcategoryOf(row.subcategory_id)}` +
       `,"tags":[${tagsOf.get(row.id)?.join(',') ?? ''}]` +
-      `,"total":${row.total},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
+      `,"total":${row.total}${cardField},"projected_date":${JSON.stringify(row.billed_at ?? closing)}` +
       `,"projected_installment":${row.installment_number ?? null},"reconciled_with":null,"reconciles":[]}`;
     first = false;
     gathered.push(text);

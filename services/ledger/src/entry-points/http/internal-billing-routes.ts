@@ -11,11 +11,11 @@ import {
   deleteCardTransactions,
   rebillCard,
 } from '../../domain/card-statements/bill-moves.ts';
-import { contextTimeZone } from '../../domain/preferences/personal-config.ts';
 import { billReadsGate } from './bill-reads-gate.ts';
 
 const route = lookupIn(ledgerForBillingRoutes);
-const ROWS_END = Buffer.from(']}');
+const ROWS_START = Buffer.from('[');
+const ROWS_END = Buffer.from(']');
 
 /** Card and bill reads and writes for billing: behind the signed context, absent from the public table. */
 export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntime): void {
@@ -28,21 +28,23 @@ export function mountInternalBillingRoutes(router: Router, runtime: LedgerRuntim
       // the slot is held until the last row has left: what a bill holds is bounded while it is written
       new JsonStream((write) =>
         billReads(async () => {
-          const em = orm.em.fork();
-          const totals = await billTotals(em, ctx, body.totals_bill_ids);
-          // the bill's status depends on the context's today: its zone comes in the same call
-          const timeZone = await contextTimeZone(em, ctx);
-          // the rows last, as the bytes they were written in: billing passes them on untouched (BillContents)
-          let head: Buffer | undefined = Buffer.from(
-            `{"totals":${JSON.stringify(totals)},"time_zone":${JSON.stringify(timeZone)},"transactions":[`,
-          );
-          // the head leaves with the first piece of rows: a failure before the rows is still an answered error
+          // the array's opening leaves with the first piece of rows: a failure before the rows is still an
+          // answered error
+          let head: Buffer | undefined = ROWS_START;
           const writeRows = (piece: Buffer) => {
             if (head) write(head);
             head = undefined;
             write(piece);
           };
-          await billTransactions(em, ctx, body.credit_card_id, body.bill_ids, body.closing_date, writeRows);
+          await billTransactions(
+            orm.em.fork(),
+            ctx,
+            body.credit_card_id,
+            body.bill_ids,
+            body.closing_date,
+            body.credit_card,
+            writeRows,
+          );
           writeRows(ROWS_END);
         }),
       ),

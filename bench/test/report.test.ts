@@ -1,11 +1,4 @@
-import {
-  cpuLine,
-  type ScenarioResult,
-  sameBytesNote,
-  sameBytesTable,
-  table,
-  topologyRatioOf,
-} from '../../bench/report.ts';
+import { cpuLine, type ScenarioResult, sameBytesNote, sameBytesTable, table, topologyRatioOf } from '../report.ts';
 
 const create: ScenarioResult = {
   scenario: 'Create transaction',

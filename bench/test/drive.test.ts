@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { drive } from '../../bench/load.ts';
+import { drive } from '../load.ts';
 
 // The bench's load driver against a server whose answers take 250 ms: only the counted window's answers count.
 describe('benchmark load driver', () => {

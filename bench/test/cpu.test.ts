@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { addUsage, cpuMsOf, perRequest } from '../../bench/cpu.ts';
-import { cpuLine } from '../../bench/report.ts';
+import { addUsage, cpuMsOf, perRequest } from '../cpu.ts';
+import { cpuLine } from '../report.ts';
 
 describe('bench: CPU per request of each side of a scenario', () => {
   it('when two windows are added, then each process counts what it used in both, and one missing from a sample is left out', () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type BareHops, startBareHops } from '../../bench/bare-hops.ts';
+import { type BareHops, startBareHops } from '../bare-hops.ts';
 
 // The bench's bare relays: through one or two of them a request reaches the server and its answer comes back whole.
 describe('benchmark bare relays', () => {

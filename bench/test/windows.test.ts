@@ -1,4 +1,4 @@
-import { combinedWindows } from '../../bench/report.ts';
+import { combinedWindows } from '../report.ts';
 
 const window = (requests: number, seconds: number, p50: number, p99: number, non2xx = 0, errors = 0) => ({
   requests,

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import { stackFloor } from '../../bench/stack-floor.ts';
-import { TestStack } from '../support/stack.ts';
+import { TestStack } from '../../test/support/stack.ts';
+import { stackFloor } from '../stack-floor.ts';
 
 // The bench's memory floor of the stack: the probe starts on a real database and Redis, is read, and leaves nothing.
 describe('benchmark stack floor', () => {

@@ -1,7 +1,7 @@
-import { startBaselineServer } from '../../bench/baseline-server.ts';
-import { billRecordsStatements } from '../../bench/raw-sql.ts';
-import { seedBenchData } from '../../bench/seed.ts';
-import { TestStack } from '../support/stack.ts';
+import { TestStack } from '../../test/support/stack.ts';
+import { startBaselineServer } from '../baseline-server.ts';
+import { billRecordsStatements } from '../raw-sql.ts';
+import { seedBenchData } from '../seed.ts';
 
 // The benchmark's seeding at a tiny scale, so `npm run bench` does not rot; no timing is asserted.
 describe('benchmark seeding', () => {
