@@ -58,7 +58,9 @@ const result = await new Promise<autocannon.Result>((resolve, reject) => {
 const seconds = (performance.now() - steadyAt) / 1000;
 latencies.sort((a, b) => a - b);
 const percentile = (p: number) =>
-  latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]) : 0;
+  latencies.length
+    ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] * 10) / 10
+    : 0;
 const output: DriveResult = {
   requests: latencies.length,
   seconds,

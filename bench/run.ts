@@ -4,12 +4,13 @@ import { dropDatabase } from '@finance/shared/testing/servers';
 import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
 import { deleteRedisKeys } from '../test/support/redis-keys.ts';
-import { TestStack } from '../test/support/stack.ts';
+import { type Tenant, TestStack } from '../test/support/stack.ts';
 import { type BareHops, startBareHops } from './bare-hops.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
 import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './cpu.ts';
 import type { DriveOptions, DriveResult } from './drive.ts';
 import { drive } from './load.ts';
+import { manyTenants, type TenantsOptions, tenantsTable } from './many-tenants.ts';
 import {
   billRecordsStatements,
   billStatements,
@@ -74,9 +75,19 @@ const TOPOLOGY_MODE =
   '`npm start` topology: scripts/start.ts wrapper + four processes (gateway, ledger, billing, insights with their workers), NODE_ENV=production, same database and seed';
 /** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
-/** `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule); all by default. */
+/**
+ * `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule, tenants); all by
+ * default.
+ */
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
+/** The many-tenants scenario: how many other contexts, of how many transactions each, and seconds per read. */
+const TENANTS: TenantsOptions = {
+  contexts: countSetting('BENCH_TENANTS', 2000),
+  transactionsEach: countSetting('BENCH_TENANT_TRANSACTIONS', 1000),
+  connections: CONNECTIONS,
+  seconds: countSetting('BENCH_TENANT_SECONDS', 2),
+};
 
 /** What the bill's second floor is: the contract's bytes, written by PostgreSQL, answered by bare express + pg. */
 const SAME_BYTES_NAME = "bare express + pg answering the spec's records, written by PostgreSQL";
@@ -489,8 +500,18 @@ const rssLine = (figures: Record<string, number>) =>
     .map(([name, mb]) => `${name} ${mb}`)
     .join(', ')} (total ${Object.values(figures).reduce((sum, mb) => sum + mb, 0)})`;
 
-/** The second pass: the same database and keys behind `npm start`, with each process's memory. */
-async function topologyPass(stack: TestStack, data: BenchData) {
+/** Many tenants, last: every read of the bench's contexts alone, then among `TENANTS.contexts` others. */
+async function tenantsScenario(url: string, databaseUrl: string, data: BenchData, template: Tenant) {
+  log('');
+  const tenants = await manyTenants({ url, databaseUrl }, data, template, TENANTS, log);
+  const output = tenantsTable(tenants);
+  log('');
+  log(output);
+  return { ...tenants, table: output };
+}
+
+/** The second pass: the same database and keys behind `npm start`, with each process's memory; many tenants last. */
+async function topologyPass(stack: TestStack, data: BenchData, template: Tenant | null) {
   const topology: Topology = await startTopology({
     DATABASE_URL: stack.databaseUrl,
     REDIS_URL: stack.env.REDIS_URL,
@@ -516,11 +537,15 @@ async function topologyPass(stack: TestStack, data: BenchData) {
     const { result, peak } = await peakRss(topology, () => scenarios(target, retarget(data, topology.url)));
     const afterPss = topology.pss();
     log(`RSS peak under load (MB): ${JSON.stringify(peak)}; PSS after the load: ${JSON.stringify(afterPss)}`);
+    const tenants = template
+      ? await tenantsScenario(topology.url, stack.databaseUrl, retarget(data, topology.url), template)
+      : null;
     return {
       results: result,
       rss: { rest, peak },
       pss: { rest: restPss, after_load: afterPss },
       stackFloor: floor,
+      tenants,
     };
   } finally {
     await topology.stop();
@@ -627,6 +652,10 @@ try {
   log(output);
   let topology: Awaited<ReturnType<typeof topologyPass>> | null = null;
   let topologyOutput = '';
+  // the template of the many other contexts: its user and key made while the in-process gateway runs
+  const template = wanted('tenants') ? await stack.tenant() : null;
+  let tenants: Awaited<ReturnType<typeof tenantsScenario>> | null = null;
+  if (!TOPOLOGY && template) tenants = await tenantsScenario(stack.url, stack.databaseUrl, data, template);
   if (TOPOLOGY) {
     // the in-process services leave the queues and the database (kept) to the four processes of npm start
     process.env.TEST_RUN_ID ??= 'bench';
@@ -634,7 +663,8 @@ try {
     stopped = true;
     log('');
     log(`Pass 2: ${TOPOLOGY_MODE}.`);
-    topology = await topologyPass(stack, data);
+    topology = await topologyPass(stack, data, template);
+    tenants = topology.tenants;
     topologyOutput = [table(topology.results), sameBytesTable(topology.results)].filter(Boolean).join('\n\n');
     log('');
     log(topologyOutput);
@@ -672,6 +702,7 @@ try {
           table: topologyOutput,
         }
       : null,
+    tenants,
   });
 } finally {
   if (!stopped) await stack.stop();

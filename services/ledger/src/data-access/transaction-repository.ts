@@ -253,13 +253,17 @@ export async function membersInScope(
     `select distinct on (m.id) m.id, s.id as seed_id, to_char(m.date, 'YYYY-MM-DD') as date
      from jsonb_to_recordset(?::jsonb) as s(id uuid, scope text, "from" date, ord int)
      join transactions g on g.id = s.id
-     join transactions m on m.deleted_at is null and (
-       (m.id = g.id and (s.scope <> 'THIS_AND_NEXT' or g.connected_transaction_id is null or m.date >= s."from")) or (
-         g.connected_transaction_id is not null and s.scope <> 'THIS'
-         and m.connected_transaction_id = g.connected_transaction_id
-         and (s.scope = 'ALL' or m.date >= s."from")
-       )
-     )
+     -- the seed itself by its id, its series by the series index: each part through its own index
+     cross join lateral (
+       select t.id, t.date from transactions t
+        where t.id = g.id and t.deleted_at is null
+          and (s.scope <> 'THIS_AND_NEXT' or g.connected_transaction_id is null or t.date >= s."from")
+       union all
+       select t.id, t.date from transactions t
+        where g.connected_transaction_id is not null and s.scope <> 'THIS'
+          and t.connected_transaction_id = g.connected_transaction_id and t.deleted_at is null
+          and (s.scope = 'ALL' or t.date >= s."from")
+     ) m
      order by m.id, s.ord`,
     [JSON.stringify(seeds.map((seed, ord) => ({ ...seed, ord })))],
   );

@@ -1,0 +1,201 @@
+import { addDays, addMonthsClamped, type CalendarDate, endOfMonth, startOfMonth } from '@finance/shared/calendar';
+import pg from 'pg';
+import { ApiClient } from '../test/support/api-client.ts';
+import { cloneContext } from '../test/support/clone-contexts.ts';
+import { created, createReadRecords, type ReadDates, type ReadRoute, readRoutes } from '../test/support/read-routes.ts';
+import type { Tenant } from '../test/support/stack.ts';
+import { drive } from './load.ts';
+import type { BenchData } from './seed.ts';
+import { insertContextTransactions, type Merchant } from './seed-sql.ts';
+
+export interface TenantsOptions {
+  /** Other contexts added, each a copy of one seeded through the API. */
+  contexts: number;
+  /** Transactions of each of them (a year of entries). */
+  transactionsEach: number;
+  connections: number;
+  seconds: number;
+}
+
+export interface TenantRead {
+  context: 'personal' | 'company';
+  route: string;
+  path: string;
+  alone: { p50: number; rps: number; non2xx: number };
+  crowded: { p50: number; rps: number; non2xx: number };
+  ratio: number;
+}
+
+export interface TenantsResult {
+  contexts: number;
+  otherRows: Record<string, number>;
+  seedSeconds: number;
+  reads: TenantRead[];
+}
+
+const TEMPLATE_MERCHANTS: Merchant[] = [
+  { name: 'Padaria Central', cnpj: '11.222.333/0001-81', cnae: '1091102' },
+  { name: 'Mercado Bom Preço', cnpj: '22.333.444/0001-90', cnae: '4711302' },
+  { name: 'Farmácia Saúde', cnpj: '33.444.555/0001-00', cnae: '4771701' },
+  { name: 'Posto Avenida', cnpj: '44.555.666/0001-10', cnae: '4731800' },
+];
+
+/**
+ * A small user with a year of entries, seeded as the bench seeds its own contexts (accounts, a card and its bills
+ * through the API, `transactions` rows by set-based SQL), plus one of each record the read routes name and a
+ * preference saved: the template every other context is copied from.
+ */
+async function seedTemplate(
+  databaseUrl: string,
+  owner: { userId: string; api: ApiClient },
+  transactions: number,
+  today: CalendarDate,
+): Promise<string> {
+  const accountIds = [
+    (await created(owner.api, '/v1/accounts', { name: 'Conta', logo: '260', type: 'PERSONAL_BANK' })).id,
+    (await created(owner.api, '/v1/accounts', { name: 'Poupança', logo: '341', type: 'PERSONAL_BANK' })).id,
+  ];
+  const card = await created(owner.api, '/v1/credit-cards', {
+    name: 'Cartão',
+    account_id: accountIds[0],
+    closing_date: 5,
+    expiring_date: 12,
+    limit: 500_000,
+  });
+  const start = addDays(today, -364);
+  for (let month = addMonthsClamped(startOfMonth(start), -1); month <= addMonthsClamped(startOfMonth(today), 2); ) {
+    await owner.api.get(`/v2/bills/show-by-card/${card.id}?date=${month}`);
+    month = addMonthsClamped(month, 1);
+  }
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await insertContextTransactions(db, {
+      userId: owner.userId,
+      profileId: null,
+      count: transactions,
+      accountIds,
+      cardIds: [card.id],
+      merchants: TEMPLATE_MERCHANTS,
+      start,
+      days: 365,
+      salt: 'template',
+    });
+  } finally {
+    await db.end();
+  }
+  await createReadRecords(owner.api, { account: accountIds[0], card: card.id }, false, today);
+  await owner.api.put('/v2/personal-config', { include_transfers: true });
+  return owner.userId;
+}
+
+/** Every read route of a context, driven for `seconds` each: p50, rate and failures. */
+async function readFigures(url: string, api: ApiClient, routes: ReadRoute[], options: TenantsOptions) {
+  const figures = new Map<string, { p50: number; rps: number; non2xx: number }>();
+  for (const { route, path } of routes) {
+    const result = await drive({
+      url: `${url}${path}`,
+      method: 'GET',
+      headers: { authorization: api.authorization() as string },
+      connections: options.connections,
+      warmup: 1,
+      seconds: options.seconds,
+    });
+    figures.set(route, { p50: result.p50, rps: result.rps, non2xx: result.non2xx + result.errors });
+  }
+  return figures;
+}
+
+/**
+ * Many tenants: every read route of the bench's person (and the business routes of its company) measured with
+ * the bench's contexts alone, then again after `contexts` other contexts of `transactionsEach` entries each are
+ * added (copies of `template`, a user seeded through the API); each read's p50 beside its ratio. Runs last: the
+ * other contexts stay in the database.
+ */
+export async function manyTenants(
+  target: { url: string; databaseUrl: string },
+  data: BenchData,
+  template: Tenant,
+  options: TenantsOptions,
+  log: (line: string) => void,
+): Promise<TenantsResult> {
+  const { url, databaseUrl } = target;
+  const month = addMonthsClamped(startOfMonth(data.today), -2);
+  const dates: ReadDates = { start: data.start, today: data.today, monthStart: month, monthEnd: endOfMonth(month) };
+  const contexts = [
+    { name: 'personal' as const, seeded: data.personal, company: false },
+    { name: 'company' as const, seeded: data.company, company: true },
+  ];
+  const plans = [];
+  for (const { name, seeded, company } of contexts) {
+    const api = new ApiClient(url, seeded.api.key);
+    const ids = await createReadRecords(
+      api,
+      { account: seeded.accountIds[0], card: seeded.cardIds[0] },
+      company,
+      data.today,
+    );
+    // the company is measured on what only a company reads: its person reads everything else
+    const routes = readRoutes(ids, dates, company).filter(
+      (read) => !company || read.route.includes('/business/') || read.route.includes('/reports/'),
+    );
+    plans.push({ name, api, routes });
+  }
+  log(`Many tenants: ${plans.reduce((n, plan) => n + plan.routes.length, 0)} reads, alone first.`);
+  const alone = new Map(plans.map((plan) => [plan.name, new Map()]));
+  for (const plan of plans) alone.set(plan.name, await readFigures(url, plan.api, plan.routes, options));
+
+  const seedStarted = performance.now();
+  const templateKey = await seedTemplate(
+    databaseUrl,
+    { userId: template.userId, api: new ApiClient(url, template.key) },
+    options.transactionsEach,
+    data.today,
+  );
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  let otherRows: Record<string, number>;
+  try {
+    otherRows = (await cloneContext(db, templateKey, options.contexts - 1)).rows;
+    await db.query('vacuum (analyze) ledger.transactions');
+  } finally {
+    await db.end();
+  }
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  log(
+    `Many tenants: ${options.contexts.toLocaleString('en-US')} other contexts added in ${seedSeconds.toFixed(0)} s ` +
+      `(${(otherRows['ledger.transactions'] + options.transactionsEach).toLocaleString('en-US')} transactions); measuring again.`,
+  );
+  const reads: TenantRead[] = [];
+  for (const plan of plans) {
+    const crowded = await readFigures(url, plan.api, plan.routes, options);
+    for (const { route, path } of plan.routes) {
+      const before = alone.get(plan.name)?.get(route);
+      const after = crowded.get(route);
+      if (!before || !after) continue;
+      reads.push({
+        context: plan.name,
+        route,
+        path,
+        alone: before,
+        crowded: after,
+        ratio: after.p50 / Math.max(before.p50, 1),
+      });
+    }
+  }
+  return { contexts: options.contexts, otherRows, seedSeconds, reads };
+}
+
+/** The reads as a Markdown table: p50 alone, p50 among the others, the ratio. */
+export function tenantsTable(result: TenantsResult): string {
+  const rows = result.reads.map(
+    (read) =>
+      `| ${read.context} | \`${read.route}\` | ${read.alone.p50} | ${read.crowded.p50} | ${read.ratio.toFixed(2)}× |` +
+      (read.alone.non2xx || read.crowded.non2xx ? ` ${read.alone.non2xx}/${read.crowded.non2xx} failed` : ''),
+  );
+  return [
+    `| context | read | p50 alone (ms) | p50 with ${result.contexts.toLocaleString('en-US')} other contexts (ms) | ratio |`,
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
