@@ -3,6 +3,7 @@ import {
   anyUuid,
   bankDay,
   cents,
+  currencyCode,
   errorSchema,
   listQuery,
   ownership,
@@ -37,6 +38,21 @@ export interface ImportedCreditCard {
   limit: number;
 }
 
+/**
+ * How far the bank says an entry went: BOOKED (effected, the default), PENDING (Open Finance
+ * `TRANSACAO_PROCESSANDO`) or FORECAST (`LANCAMENTO_FUTURO`); the last two are stored unpaid until the BOOKED
+ * entry arrives and becomes the same one entry.
+ */
+export const IMPORT_STATUSES = ['BOOKED', 'PENDING', 'FORECAST'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/** One installment of a purchase the bank splits (Open Finance `chargeIdentificator` + `chargeNumber`). */
+export interface ImportedInstallment {
+  series_key: string;
+  number: number;
+  total: number;
+}
+
 /** An entry of the bank's: exactly one of `account_external_id` / `credit_card_external_id`. */
 export interface ImportedTransaction {
   external_id: string;
@@ -52,6 +68,13 @@ export interface ImportedTransaction {
   merchant_cnae?: string | null;
   operation_type?: string | null;
   logo_url?: string | null;
+  status?: ImportStatus;
+  installment?: ImportedInstallment;
+  /** A purchase in another currency: its amount there (decimal string) and ISO 4217 code; `amount` is the BRL one. */
+  original_amount?: string;
+  original_currency?: string;
+  /** Card entries: the due date of the bill the institution puts it in. */
+  bill_due_date?: string;
 }
 
 /** An investment with its daily balances. */
@@ -77,6 +100,9 @@ export interface OpenBankingImport {
 export interface ConnectionListQuery extends PageQuery {
   status?: ConnectionStatus;
 }
+
+/** Installments of one purchase, as in the ledger's PARCELLED series. */
+const MAX_INSTALLMENTS = 120;
 
 const externalId = () => Joi.string().trim().min(1).max(200);
 const text = (max: number) => Joi.string().trim().min(1).max(max);
@@ -110,6 +136,25 @@ const importedCard = Joi.object<ImportedCreditCard>({
   limit: cents().min(0).max(1e13).required(),
 }).label('ImportedCreditCard');
 
+const importedInstallment = Joi.object<ImportedInstallment>({
+  series_key: externalId().required().description("The bank's id of the installment purchase (`chargeIdentificator`)"),
+  number: Joi.number().integer().strict().min(1).max(MAX_INSTALLMENTS).required(),
+  total: Joi.number().integer().strict().min(1).max(MAX_INSTALLMENTS).required(),
+})
+  .custom((value: ImportedInstallment, helpers) =>
+    value.number > value.total ? helpers.message({ custom: '{{#label}}: number não pode passar de total' }) : value,
+  )
+  .description(
+    'Installments of one purchase (same `series_key`) become one PARCELLED series, whatever import brings each',
+  )
+  .label('ImportedInstallment');
+
+/** A positive decimal amount in another currency, dot-separated, at most 6 decimals. */
+export const originalAmount = () =>
+  Joi.string()
+    .pattern(/^(?!0+(\.0+)?$)\d{1,15}(\.\d{1,6})?$/, 'decimal (ex.: 12.34)')
+    .max(24);
+
 const importedTransaction = Joi.object<ImportedTransaction>({
   external_id: externalId().required(),
   account_external_id: externalId(),
@@ -127,8 +172,23 @@ const importedTransaction = Joi.object<ImportedTransaction>({
     .uri({ scheme: ['http', 'https'] })
     .max(2048)
     .allow(null),
+  status: Joi.string()
+    .valid(...IMPORT_STATUSES)
+    .description(
+      'BOOKED (default): effected. PENDING (Open Finance `TRANSACAO_PROCESSANDO`) and FORECAST (`LANCAMENTO_FUTURO`) are stored unpaid; the BOOKED entry that follows (same `external_id`, or another one matching by the import matching rule) becomes that same entry, paid',
+    ),
+  installment: importedInstallment,
+  original_amount: originalAmount().description(
+    'A purchase in another currency: its amount in `original_currency`, a decimal string with a dot (`"12.34"`); `amount` stays the BRL amount booked',
+  ),
+  original_currency: currencyCode().description('ISO 4217 code of `original_amount`'),
+  bill_due_date: bankDay().description(
+    "Card entries only: the due date of the card bill the institution puts the entry in (instead of the bill of the entry's date)",
+  ),
 })
   .xor('account_external_id', 'credit_card_external_id')
+  .and('original_amount', 'original_currency')
+  .with('bill_due_date', 'credit_card_external_id')
   .label('ImportedTransaction');
 
 const importedInvestment = Joi.object<ImportedInvestment>({
