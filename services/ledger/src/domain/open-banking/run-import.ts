@@ -10,6 +10,7 @@ import { importEntries } from '../imports/import-entries.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
 import { connectionSource, decimalText } from '../imports/import-entry.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
+import { isStoredStatement, runStatementImport } from '../statements/import-statement.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
 import { calendarDay, ImportRejected, orNull, parseStoredPayload } from './import-payload.ts';
@@ -40,10 +41,10 @@ export interface ImportResult {
   investments: { received: number; snapshots: number };
 }
 
-async function loadPayload(em: EntityManager, jobId: string): Promise<OpenBankingImport> {
+async function loadStoredPayload(em: EntityManager, jobId: string): Promise<unknown> {
   const rows = await selectImportPayload(em, jobId);
   if (rows.length === 0) throw new ImportRejected('Importação não encontrada para esta tarefa');
-  return parseStoredPayload(rows[0].payload);
+  return rows[0].payload;
 }
 
 const byExternalId = <T extends { external_id: string }>(rows: T[]) =>
@@ -92,7 +93,10 @@ function pipelineEntries(
 export async function runImport(em: EntityManager, ctx: CallerContext, jobId: string, deps: ImportDeps) {
   const progress = (value: number) => updateBackgroundJob(em, jobId, { state: 'active', progress: value });
   await progress(5);
-  const payload = await loadPayload(em, jobId);
+  const stored = await loadStoredPayload(em, jobId);
+  // a statement file's entries share the queue and the pipeline
+  if (isStoredStatement(stored)) return runStatementImport(em, ctx, jobId, deps.billing, stored);
+  const payload = parseStoredPayload(stored);
   const result = await importOpenBanking(em, ctx, payload, deps, { jobId, progress });
   await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
   return result;
