@@ -30,15 +30,15 @@ const ofxDate = (date: string, time = '') => `${date.replaceAll('-', '')}${time}
 
 function transaction(entry: OfxEntry, xml: boolean): string {
   const element = (name: string, value: string) => (xml ? `<${name}>${value}</${name}>` : `<${name}>${value}`);
-  const escape = (value: string) => (xml ? value.replaceAll('&', '&amp;') : value);
+  const escaped = (value: string) => (xml ? value.replaceAll('&', '&amp;') : value);
   return [
     '<STMTTRN>',
     element('TRNTYPE', entry.type ?? (entry.amount.startsWith('-') ? 'DEBIT' : 'CREDIT')),
     element('DTPOSTED', ofxDate(entry.date, entry.time)),
     element('TRNAMT', entry.amount),
     ...(entry.fitid ? [element('FITID', entry.fitid)] : []),
-    ...(entry.name ? [element('NAME', escape(entry.name))] : []),
-    element('MEMO', escape(entry.memo)),
+    ...(entry.name ? [element('NAME', escaped(entry.name))] : []),
+    element('MEMO', escaped(entry.memo)),
     ...(entry.original
       ? [
           `<ORIGCURRENCY>`,

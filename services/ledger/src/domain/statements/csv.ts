@@ -60,13 +60,24 @@ function findColumn(header: string[], names: readonly string[] | undefined): num
 }
 
 type Columns = Record<keyof CsvLayout['columns'], number | null>;
+const COLUMN_KEYS: Array<keyof CsvLayout['columns']> = [
+  'date',
+  'description',
+  'amount',
+  'credit',
+  'debit',
+  'direction',
+  'id',
+  'installment',
+  'usd',
+];
 
 function headerRow(rows: Array<{ record: string[] }>, layout: CsvLayout): { at: number; columns: Columns } {
   const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
   for (let at = 0; at < limit; at++) {
     const header = rows[at].record;
     const columns = Object.fromEntries(
-      Object.entries(layout.columns).map(([key, names]) => [key, findColumn(header, names)]),
+      COLUMN_KEYS.map((key) => [key, findColumn(header, layout.columns[key])]),
     ) as Columns;
     const hasAmount = columns.amount !== null || (columns.credit !== null && columns.debit !== null);
     if (columns.date !== null && columns.description !== null && hasAmount) return { at, columns };
