@@ -236,7 +236,6 @@ async function writeEntries(
       if (entry.status === 'BOOKED' && known.status !== 'BOOKED') booked.push(entry.key);
     }
   }
-  const updated = await updateFromBank(tx, ctx, updates);
   await markKeysBooked(tx, ctx, source.namespace, booked);
 
   // 2. the matching rule against what other sources (or this one, pending) brought
@@ -261,16 +260,22 @@ async function writeEntries(
     candidates,
   );
   const matched = [...pairs].map(([index, id]) => ({ entry: rest[index], id }));
+  // the effected state of an entry the source brought pending is the bank's final word on it
+  const unbooked = new Set(candidates.filter((c) => c.sourceKeys === 'unbooked').map((c) => c.id));
+  for (const { entry, id } of matched) if (unbooked.has(id)) updates.push({ id, ...bankFields(entry, bills) });
+  const updated = await updateFromBank(tx, ctx, updates);
   const completed = await completeMatchedEntries(
     tx,
     ctx,
-    matched.map(({ entry, id }) => ({
-      id,
-      paid: entry.status === 'BOOKED',
-      paid_at: paidAtOf(entry),
-      original_amount: entry.original_amount,
-      original_currency: entry.original_currency,
-    })),
+    matched
+      .filter(({ id }) => !unbooked.has(id))
+      .map(({ entry, id }) => ({
+        id,
+        paid: entry.status === 'BOOKED',
+        paid_at: paidAtOf(entry),
+        original_amount: entry.original_amount,
+        original_currency: entry.original_currency,
+      })),
   );
 
   // 3. what is new

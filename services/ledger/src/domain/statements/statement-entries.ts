@@ -82,7 +82,6 @@ export function keyEntries<T extends { id: string | null; date: string; cents: n
 const blankEntry = (target: StatementTarget) => ({
   ...target,
   status: 'BOOKED' as const,
-  merchant_name: null,
   merchant_cnpj: null,
   merchant_cnae: null,
   logo_url: null,
@@ -120,6 +119,8 @@ export function readStatement(
           date: trn.date,
           is_expense: trn.cents < 0,
           title: title.slice(0, 255),
+          // the payee (or the memo) is what categorization rules match
+          merchant_name: title.slice(0, 255),
           description: trn.name && trn.memo && trn.memo !== trn.name ? trn.memo.slice(0, 1000) : null,
           operation_type: trn.type ? trn.type.slice(0, 64) : null,
           installment: null,
@@ -143,6 +144,7 @@ export function readStatement(
       date: row.date,
       is_expense: row.cents < 0,
       title: row.description.slice(0, 255),
+      merchant_name: row.description.slice(0, 255),
       description: null,
       operation_type: null,
       // installments of one purchase: same description (without the installment), total and amount
