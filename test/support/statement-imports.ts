@@ -25,7 +25,7 @@ export async function importStatement(
 /** The result of a statement import that must complete. */
 export async function statementImported(api: ApiClient, path: string, file: Uint8Array | string, contentType?: string) {
   const { response, job } = await importStatement(api, path, file, contentType);
-  if (!job || job.state !== 'completed') {
+  if (job?.state !== 'completed') {
     throw new Error(`statement import did not complete: ${response.status} ${JSON.stringify(job ?? response.body)}`);
   }
   return job.result;

@@ -187,8 +187,16 @@ const importedTransaction = Joi.object<ImportedTransaction>({
   ),
 })
   .xor('account_external_id', 'credit_card_external_id')
-  .and('original_amount', 'original_currency')
-  .with('bill_due_date', 'credit_card_external_id')
+  // checked in code, not with joi's `.and()`/`.with()`: the OpenAPI document stays one flat schema
+  .custom((value: ImportedTransaction, helpers) => {
+    if ((value.original_amount === undefined) !== (value.original_currency === undefined)) {
+      return helpers.message({ custom: '{{#label}}: original_amount e original_currency vêm juntos' });
+    }
+    if (value.bill_due_date !== undefined && value.credit_card_external_id === undefined) {
+      return helpers.message({ custom: '{{#label}}: bill_due_date só vale para transações de cartão' });
+    }
+    return value;
+  })
   .label('ImportedTransaction');
 
 const importedInvestment = Joi.object<ImportedInvestment>({

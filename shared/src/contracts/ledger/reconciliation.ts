@@ -46,6 +46,7 @@ export const reconciliationRoutes = [
       '`{id}` is the forecast: a live, unpaid, not imported entry not reconciled yet (else 409); `transaction_id` is the real entry: a live, paid entry of the context, in the same direction (400 otherwise), not reconciled with another forecast (409). The forecast gets `reconciled_with_transaction_id`, `reconciled_at` and `reconciled_by_user_id` and stops counting in reports; the real entry counts. Answers the forecast. Either id of another context is 404.',
     params: idParams,
     body: Joi.object<ReconcileBody>({ transaction_id: anyUuid().required() }),
+    example: { transaction_id: '01a2208b-5723-742d-ae30-01dc675aa830' },
     responses: {
       200: { description: 'The forecast, reconciled', schema: transactionSchema },
       404: { description: 'Unknown forecast or entry in this context', schema: errorSchema },

@@ -2,22 +2,18 @@ import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { IMPORT_STATUSES } from '@finance/shared/contracts/ledger/open-banking';
 import type { StatementQuery } from '@finance/shared/contracts/ledger/statements';
-import { contextRef } from '@finance/shared/db/context-scope';
 import { AppError, notFound } from '@finance/shared/errors/app-error';
-import { Reply } from '@finance/shared/http/service-routes';
-import { type ImportJob, QUEUES } from '@finance/shared/queue/catalogue';
-import { recordJob } from '@finance/shared/queue/outbox';
+import type { Reply } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Joi from 'joi';
 import { findAccount } from '../../data-access/account-repository.ts';
 import { accountBalanceOn } from '../../data-access/balance-on-day.ts';
-import { insertImportPayload } from '../../data-access/connection-repository.ts';
 import { requireCard } from '../card-entries/card-rows.ts';
 import { importEntries } from '../imports/import-entries.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
-import { createBackgroundJob, updateBackgroundJob, waitForBackgroundJob } from '../jobs/background-jobs.ts';
+import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { ImportRejected } from '../open-banking/import-payload.ts';
-import { IMPORT_ANSWER_WAIT_MS, IMPORT_JOB } from '../open-banking/start-import.ts';
+import { IMPORT_ANSWER_WAIT_MS, queueImport } from '../open-banking/start-import.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { formatOf, type ReadStatement, readStatement, type StatementTarget } from './statement-entries.ts';
 import { decodeStatement, StatementRejected } from './statement-text.ts';
@@ -77,17 +73,7 @@ export async function startStatementImport(
   }
   const holderId = (target.account_id ?? target.credit_card_id) as string;
   const payload: StoredStatement = { statement: { ...read, target, source: `${read.format}:${holderId}` } };
-  const id = await em.transactional(async (tx) => {
-    const jobId = await createBackgroundJob(tx, ctx, STATEMENT_KIND);
-    await insertImportPayload(tx, jobId, ctx, payload);
-    const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
-    recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
-    return jobId;
-  });
-  relaySoon();
-  const job = await waitForBackgroundJob(em, ctx, id, waitMs);
-  const done = job.state === 'completed' || job.state === 'failed';
-  return new Reply(done ? 200 : 202, { job });
+  return queueImport(em, ctx, { kind: STATEMENT_KIND, payload }, relaySoon, waitMs);
 }
 
 const nullableText = Joi.string().allow(null).required();
