@@ -40,6 +40,8 @@ export function parseAmount(text: string, separator: DecimalSeparator = 'auto'):
     if (thousands && thousands === separator) return null;
   }
   if (thousands && decimalMark && thousands === decimalMark) return null;
+  // `0.123` is no thousands group: a fraction of three digits, which cents cannot hold
+  if (thousands && integerPart.startsWith('0')) return null;
   const whole = integerPart.replace(/[.,' ]/g, '');
   const fraction = (decimals ?? '').padEnd(2, '0');
   const cents = Number(whole) * 100 + Number(fraction);
