@@ -17,7 +17,7 @@ import {
   updateFromBank,
 } from '../../data-access/import-keys.ts';
 import { countSuggestionsFor } from '../../data-access/reconciliation.ts';
-import { insertReturningRows, type NewTransaction } from '../../data-access/transaction-repository.ts';
+import { insertReturningChanged, type NewTransaction } from '../../data-access/transaction-repository.ts';
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
@@ -281,7 +281,7 @@ async function writeEntries(
   // 3. what is new
   const fresh = rest.filter((_, index) => !pairs.has(index));
   const { rows, newHeads } = await newRows(tx, ctx, source, fresh, bills);
-  const inserted = await insertReturningRows(tx, rows);
+  const inserted = await insertReturningChanged(tx, rows);
   const insertedIds = new Set(inserted.map((row) => row.id));
   await insertImportKeys(tx, ctx, source.namespace, [
     ...matched.map(({ entry, id }) => ({ key: entry.key, transaction_id: id, status: entry.status })),

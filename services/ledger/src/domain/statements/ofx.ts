@@ -128,6 +128,17 @@ const text = (node: Node | undefined, name: string): string => {
 const OFX_DATE =
   /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(?:(\d{2})(?:\.\d{1,3})?)?)?(?:\s*\[\s*([+-]?\d{1,2}(?:[.:]\d{1,2})?)(?::[A-Za-z]{1,8})?\s*\])?$/;
 
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** `YYYY-MM-DD` of an instant in a zone; one formatter per zone (building one costs more than a statement line). */
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /**
  * An OFX date (`20240105`, `20240105120000`, `20240105120000.000[-3:BRT]`) as a calendar day: with an offset in
  * brackets the instant's day in `timeZone` (the context's), else the day as written. Null when invalid.
@@ -148,9 +159,7 @@ export function ofxDay(value: string, timeZone: string): CalendarDate | null {
   const instant =
     Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) -
     minutes * 60_000;
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    instant,
-  );
+  return dayFormat(timeZone).format(instant);
 }
 
 /** The lines of each `<STMTTRN>` in document order (the parser keeps that order). */
