@@ -23,7 +23,11 @@ function busyYear(count: number) {
   );
 }
 
-async function importedIn(api: ApiClient, path: string, file: Buffer): Promise<{ ms: number; result: any }> {
+async function importedIn(
+  api: ApiClient,
+  path: string,
+  file: Buffer,
+): Promise<{ ms: number; result: { created: number } }> {
   const started = performance.now();
   const response = await api.request('POST', path, { rawBody: file, headers: { 'content-type': 'application/x-ofx' } });
   if (response.status !== 200 && response.status !== 202) {
