@@ -41,6 +41,7 @@ import {
 import { available, type RouteName } from './routes.ts';
 import { type BenchData, DIVERSOS, FULL_SCALE, type SeedOptions, seedBenchData } from './seed.ts';
 import { stackFloor } from './stack-floor.ts';
+import { statementImportScenario } from './statement-import.ts';
 import { peakRss, startTopology, type Topology } from './topology.ts';
 
 /**
@@ -76,8 +77,8 @@ const TOPOLOGY_MODE =
 /** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
 /**
- * `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule, tenants); all by
- * default.
+ * `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule, statement,
+ * tenants); all by default.
  */
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
@@ -430,6 +431,9 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
   }
 
   if (wanted('rule')) results.push(finish(await recategorization(target, data)));
+  if (wanted('statement')) {
+    for (const result of await statementImportScenario(person.api, target.databaseUrl)) results.push(finish(result));
+  }
   return results;
 }
 

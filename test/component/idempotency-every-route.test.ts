@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import type { ApiClient } from '../support/api-client.ts';
+import { sampleBody } from '../support/route-requests.ts';
 import { TestStack } from '../support/stack.ts';
 
 const writes = publicRoutes.filter((route) => route.method !== 'get');
@@ -23,10 +24,11 @@ describe('idempotency on every write route of the table', () => {
     async (_name, route) => {
       const key = `every-${randomUUID()}`;
       const path = route.path.replace(/:(\w+)/g, () => randomUUID());
+      const sample = sampleBody(route);
       const send = () =>
         company.request(route.method.toUpperCase(), path, {
-          body: route.body ? (route.example ?? {}) : undefined,
-          headers: { 'idempotency-key': key },
+          ...sample,
+          headers: { ...sample.headers, 'idempotency-key': key },
         });
       const first = await send();
       expect(first.status).toBeLessThan(500);

@@ -4,6 +4,7 @@ import { publicRoutes } from '@finance/shared/contracts/index';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../support/api-client.ts';
 import { importCompleted } from '../support/imports.ts';
+import { sampleBody } from '../support/route-requests.ts';
 import { TestStack } from '../support/stack.ts';
 import { tableContents } from '../support/table-contents.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -28,6 +29,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /v2/goals/:id': { title: 'Invasor' },
   'POST /v2/goals/:id/values': { date: '2026-03-01', value: 100 },
   'PATCH /v1/notifications/:id': { read: true },
+  'POST /v1/transactions/:id/reconcile': { transaction_id: '00000000-0000-4000-8000-000000000000' },
 };
 
 /**
@@ -211,9 +213,11 @@ describe('isolation on every route that takes an id', () => {
           ? 'account'
           : (BODIES[name] ?? (route.body ? {} : undefined));
       for (const intruder of intruders) {
-        const response = await intruder.api.request(route.method.toUpperCase(), idFor(route), {
-          body: body === 'account' ? { account_id: intruder.accountId } : body,
-        });
+        // a statement file route gets a file the intruder could import into an account of its own
+        const request = route.file
+          ? sampleBody(route)
+          : { body: body === 'account' ? { account_id: intruder.accountId } : body };
+        const response = await intruder.api.request(route.method.toUpperCase(), idFor(route), request);
         answers.push(`${name} by ${intruder.who}: ${response.status} ${response.body?.error ?? ''}`);
       }
     }

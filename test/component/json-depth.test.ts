@@ -5,7 +5,8 @@ import { type Tenant, TestStack } from '../support/stack.ts';
 
 const LEVELS = 100_000;
 const deepBody = `${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}`;
-const withBody = publicRoutes.filter((route) => route.body);
+// JSON bodies only: a statement file route refuses JSON before reading it (415)
+const withBody = publicRoutes.filter((route) => route.body && !route.file);
 
 describe('JSON bodies nested past the depth limit', () => {
   let stack: TestStack;

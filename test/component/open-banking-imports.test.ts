@@ -142,7 +142,16 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
       connection_id: connection.id,
       accounts: { received: 2, created: 2, updated: 0 },
       credit_cards: { received: 2, created: 2, updated: 0 },
-      transactions: { received: 4, created: 4, updated: 0, skipped: 0, categorized: 0 },
+      transactions: {
+        received: 4,
+        created: 4,
+        updated: 0,
+        duplicates: 0,
+        skipped: 0,
+        categorized: 0,
+        reconciled: 0,
+        reconciliation_suggestions: 0,
+      },
       investments: { received: 2, snapshots: 3 },
     });
     expect(connection).toMatchObject({
@@ -279,7 +288,7 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
     expect(job.result).toMatchObject({
       accounts: { received: 2, created: 0, updated: 0 },
       credit_cards: { received: 2, created: 0, updated: 0 },
-      transactions: { received: 4, created: 0, updated: 0, skipped: 0 },
+      transactions: { received: 4, created: 0, updated: 0, duplicates: 4, skipped: 0 },
     });
     expect(await snapshot()).toEqual(before);
     expect(await counts()).toEqual({ ...countsBefore, jobs: String(Number(countsBefore.jobs) + 1) });

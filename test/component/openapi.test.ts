@@ -62,7 +62,15 @@ describe('OpenAPI: /openapi.json', () => {
         expect(documented).toBeDefined();
         if (response.schema) expect(documented.content?.['application/json'].schema).toEqual(expect.any(Object));
       }
-      if (route.body) {
+      if (route.file) {
+        // a file route takes its file in each of its media types, with the example file
+        for (const type of route.file.mediaTypes) {
+          expect(operation.requestBody?.content[type]).toEqual({
+            schema: expect.any(Object),
+            example: route.file.example,
+          });
+        }
+      } else if (route.body) {
         const body = operation.requestBody?.content['application/json'];
         expect(body?.schema).toEqual(expect.any(Object));
         if (route.example !== undefined) expect(body?.example).toEqual(route.example);
@@ -72,7 +80,7 @@ describe('OpenAPI: /openapi.json', () => {
         if (json && status.startsWith('2'))
           expect({ status, example: json.example !== undefined }).toEqual({ status, example: true });
       }
-      if (route.body)
+      if (route.body && !route.file)
         expect({ route: route.operationId, example: route.example !== undefined }).toEqual({
           route: route.operationId,
           example: true,

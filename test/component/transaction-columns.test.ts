@@ -6,6 +6,7 @@ const UDT: Record<ColumnSpec['type'], string> = {
   uuid: 'uuid',
   text: 'text',
   bigint: 'int8',
+  numeric: 'numeric',
   integer: 'int4',
   boolean: 'bool',
   date: 'date',

@@ -69,6 +69,13 @@ const row = (userId: string, accountId: string): fc.Arbitrary<NewTransaction> =>
       reconciled_at: nullable(instant),
       reconciled_by_user_id: nullable(fc.uuid()),
       reconciled_with_transaction_id: nullable(fc.uuid()),
+      // an amount in another currency as the imports store it (at least two decimals)
+      original_amount: nullable(
+        fc
+          .tuple(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.integer({ min: 1, max: 99 }))
+          .map(([whole, cents]) => `${whole}.${String(cents).padStart(2, '0')}`),
+      ),
+      original_currency: nullable(fc.constantFrom('USD', 'EUR')),
       series_index: nullable(fc.integer({ min: 0, max: 1000 })),
       external_id: nullable(text),
     })

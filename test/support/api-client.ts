@@ -35,7 +35,8 @@ export class ApiClient {
     path: string,
     options: {
       body?: unknown;
-      rawBody?: string;
+      /** A body sent as is (a statement file: text or bytes). */
+      rawBody?: string | Uint8Array;
       headers?: Record<string, string>;
       /** Skip the OpenAPI check, for a test about what lies outside the document. */
       unchecked?: boolean;
@@ -44,7 +45,7 @@ export class ApiClient {
     const headers: Record<string, string> = { ...options.headers };
     const auth = this.authorization();
     if (auth && !('authorization' in headers)) headers.authorization = auth;
-    let body: string | undefined = options.rawBody;
+    let body: string | Uint8Array | undefined = options.rawBody;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
@@ -62,7 +63,7 @@ export class ApiClient {
         method,
         url: path,
         body: options.body,
-        rawBody: options.rawBody,
+        rawBody: options.rawBody === undefined ? undefined : String(options.rawBody),
         status: response.status,
         responseBody: typeof parsed === 'string' ? undefined : parsed,
         headers: response.headers,

@@ -1139,7 +1139,7 @@ export interface paths {
          *
          *     Accounts: `type` one of the account types, `balance` is what the account then shows; a known `logo` bank code resolves like on accounts, while none or a code we do not know gives the generic bank logo (the import is not refused for a code missing from our list); the first account of a context becomes its default. Cards: billing owns them; without `closing_day` a card gets `needs_closing_date_review: true` and a provisional closing day 7 days before its due day (a later import with `closing_day` sets it and clears the flag); `due_day` and `limit` always follow the bank.
          *
-         *     Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; paid (`paid_at` = the date); card transactions go to the bill of their date; enabled categorization rules categorize the new ones; a re-import never changes a category or tags, and keeps the `title` and `description` the user edited (the ledger records which fields a user changed), while the bank’s data updates the other fields (amount, date, direction and merchant data are the bank’s, even after a user edit). Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).
+         *     Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; they go through the import pipeline shared with statement files (docs/decisions.md §9): `status` BOOKED (default) is paid (`paid_at` = the date), PENDING and FORECAST are stored unpaid and the BOOKED entry that follows (same `external_id`, or another one by the matching rule: same account or card, amount and direction, dates at most 5 days apart) becomes that same entry; an entry another source (a statement file) already brought is not created again (counted in `duplicates`); `installment` members with one `series_key` form one PARCELLED series, joined by later imports; `original_amount`/`original_currency` stay on a foreign purchase booked at its BRL `amount`; card transactions go to the bill of their date, or to the bill due on `bill_due_date`; enabled categorization rules categorize the new ones; an effected entry reconciles the unpaid manual forecast it matches when `auto_reconcile_enabled`, else counts in `reconciliation_suggestions`; a re-import never changes a category or tags, and keeps the `title` and `description` the user edited (the ledger records which fields a user changed), while the bank’s data updates the other fields (amount, date, direction and merchant data are the bank’s, even after a user edit). Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).
          *
          *     Investments go to insights with their daily snapshots; the job completes only once they are stored there.
          *
@@ -1166,6 +1166,122 @@ export interface paths {
         get: operations["listOpenBankingConnections"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a statement file (OFX or CSV) into an account
+         * @description The body is the file itself (`curl --data-binary @extrato.ofx -H "content-type: application/x-ofx"`), up to 10 MiB (413 above); other content types are 415. Every entry goes through the import pipeline shared with bank connections and the JSON import (docs/decisions.md §9).
+         *
+         *     **OFX**: 1.0.2 (SGML) and 2.x (XML); bank (`STMTRS`) and credit-card (`CCSTMTRS`) statements, one per file; UTF-8 or Latin-1 (`CHARSET:1252`/ISO-8859-1: the bytes decide); amounts with a decimal comma or dot; dates with a time zone in brackets (`20240105120000[-3:BRT]`) are the context's calendar day of that instant. A file with a DTD, an entity declaration or any `<!`/`<?` declaration other than the XML and OFX headers is refused before it is parsed. `LEDGERBAL` of a bank statement is compared with the account's balance at its day after the import (`ledger_balance` in the result; a difference is reported, not refused).
+         *
+         *     **CSV**: `preset` reads a bank export (`nubank-conta`, `nubank-cartao`, `itau`, `bradesco`, `banco-do-brasil`, `caixa`, `santander`, `inter`, `c6-cartao`); or map the columns by header name: `date_column`, `description_column`, `amount_column` (or `credit_column` + `debit_column`), optional `id_column`, `date_format`, `decimal_separator`, `delimiter`, `expense_sign`. Rows above the header are passed over; balance and total rows, rows without a date and zero amounts are skipped and listed with their reason.
+         *
+         *     Deduplication: an entry is keyed by the bank's id (OFX `FITID`, the CSV id column) together with its date, amount and direction, so re-importing a file or an overlapping one creates only what is new and a bank that repeats one id on different entries loses none; an entry a bank connection (or another file format) already brought is recognised by the matching rule (same account or card, amount and direction, dates at most 5 days apart) and not created again. An entry that settles an unpaid manual forecast reconciles it when `auto_reconcile_enabled`, else is counted in `reconciliation_suggestions` (`GET /v1/reconciliation/suggestions`). Enabled categorization rules categorize new entries.
+         *
+         *     A file that cannot be read is 400 with the line in `message` and `details` (nothing written). Otherwise the import runs on the import worker: **200** `{job}` when it finishes within 5 s, else **202** `{job}` to poll at `GET /v1/jobs/{id}`; the finished job's `result` is a `StatementImportResult` (created, updated, duplicates, reconciled and skipped lines with their reasons).
+         */
+        post: operations["importAccountStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/credit-cards/{id}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a statement file (OFX or CSV) into a credit card
+         * @description The body is the file itself (`curl --data-binary @extrato.ofx -H "content-type: application/x-ofx"`), up to 10 MiB (413 above); other content types are 415. Every entry goes through the import pipeline shared with bank connections and the JSON import (docs/decisions.md §9).
+         *
+         *     **OFX**: 1.0.2 (SGML) and 2.x (XML); bank (`STMTRS`) and credit-card (`CCSTMTRS`) statements, one per file; UTF-8 or Latin-1 (`CHARSET:1252`/ISO-8859-1: the bytes decide); amounts with a decimal comma or dot; dates with a time zone in brackets (`20240105120000[-3:BRT]`) are the context's calendar day of that instant. A file with a DTD, an entity declaration or any `<!`/`<?` declaration other than the XML and OFX headers is refused before it is parsed. `LEDGERBAL` of a bank statement is compared with the account's balance at its day after the import (`ledger_balance` in the result; a difference is reported, not refused).
+         *
+         *     **CSV**: `preset` reads a bank export (`nubank-conta`, `nubank-cartao`, `itau`, `bradesco`, `banco-do-brasil`, `caixa`, `santander`, `inter`, `c6-cartao`); or map the columns by header name: `date_column`, `description_column`, `amount_column` (or `credit_column` + `debit_column`), optional `id_column`, `date_format`, `decimal_separator`, `delimiter`, `expense_sign`. Rows above the header are passed over; balance and total rows, rows without a date and zero amounts are skipped and listed with their reason.
+         *
+         *     Deduplication: an entry is keyed by the bank's id (OFX `FITID`, the CSV id column) together with its date, amount and direction, so re-importing a file or an overlapping one creates only what is new and a bank that repeats one id on different entries loses none; an entry a bank connection (or another file format) already brought is recognised by the matching rule (same account or card, amount and direction, dates at most 5 days apart) and not created again. An entry that settles an unpaid manual forecast reconciles it when `auto_reconcile_enabled`, else is counted in `reconciliation_suggestions` (`GET /v1/reconciliation/suggestions`). Enabled categorization rules categorize new entries.
+         *
+         *     A file that cannot be read is 400 with the line in `message` and `details` (nothing written). Otherwise the import runs on the import worker: **200** `{job}` when it finishes within 5 s, else **202** `{job}` to poll at `GET /v1/jobs/{id}`; the finished job's `result` is a `StatementImportResult` (created, updated, duplicates, reconciled and skipped lines with their reasons).
+         */
+        post: operations["importCardStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reconciliation/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Forecasts an imported entry would settle, for the user to accept or leave
+         * @description The matching rule of every import (docs/decisions.md §9): a live, unpaid, manual (not imported), not reconciled entry, and a live, paid, imported entry not yet reconciled with another forecast, on the same account (or card), with the same amount and direction, dated at most 5 days apart; each pair is each other's best candidate (closest dates, then the oldest forecast). With `auto_reconcile_enabled` an import reconciles these pairs itself; otherwise they are listed here, by forecast id, until accepted with `POST /v1/transactions/{id}/reconcile`.
+         */
+        get: operations["listReconciliationSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile a forecast with the entry that settled it
+         * @description `{id}` is the forecast: a live, unpaid, not imported entry not reconciled yet (else 409); `transaction_id` is the real entry: a live, paid entry of the context, in the same direction (400 otherwise), not reconciled with another forecast (409). The forecast gets `reconciled_with_transaction_id`, `reconciled_at` and `reconciled_by_user_id` and stops counting in reports; the real entry counts. Answers the forecast. Either id of another context is 404.
+         */
+        post: operations["reconcileTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transactions/{id}/unreconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a reconciliation
+         * @description `{id}` is the reconciled forecast, or the entry it was reconciled with: the forecast's `reconciled_*` fields are cleared and it counts again as an unpaid forecast (an automatic reconciliation is undone the same way). Answers the forecast. 409 when neither is reconciled.
+         */
+        post: operations["unreconcileTransaction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2116,6 +2232,10 @@ export interface components {
             reconciled_by_user_id: string | null;
             /** Format: uuid */
             reconciled_with_transaction_id: string | null;
+            /** @description A purchase in another currency, as the bank imported it: its amount in `original_currency`, a decimal string (`"12.34"`); `amount` is what was booked in BRL. Null otherwise */
+            original_amount: string | null;
+            /** @description ISO 4217 code of `original_amount`, else null */
+            original_currency: string | null;
             /** Format: uuid */
             profile_id: string | null;
             /** Format: uuid */
@@ -2297,6 +2417,12 @@ export interface components {
             due_day: number;
             limit: number;
         };
+        ImportedInstallment: {
+            /** @description The bank's id of the installment purchase (`chargeIdentificator`) */
+            series_key: string;
+            number: number;
+            total: number;
+        };
         ImportedInvestment: {
             investment_id: string;
             name: string;
@@ -2325,6 +2451,19 @@ export interface components {
             operation_type?: string | null;
             /** Format: uri */
             logo_url?: string | null;
+            /**
+             * @description BOOKED (default): effected. PENDING (Open Finance `TRANSACAO_PROCESSANDO`) and FORECAST (`LANCAMENTO_FUTURO`) are stored unpaid; the BOOKED entry that follows (same `external_id`, or another one matching by the import matching rule) becomes that same entry, paid
+             * @enum {string}
+             */
+            status?: "BOOKED" | "PENDING" | "FORECAST";
+            /** @description Installments of one purchase (same `series_key`) become one PARCELLED series, whatever import brings each */
+            installment?: components["schemas"]["ImportedInstallment"];
+            /** @description A purchase in another currency: its amount in `original_currency`, a decimal string with a dot (`"12.34"`); `amount` stays the BRL amount booked */
+            original_amount?: string;
+            /** @description ISO 4217 code of `original_amount` */
+            original_currency?: string;
+            /** @description Card entries only: the due date of the card bill the institution puts the entry in (instead of the bill of the entry's date) */
+            bill_due_date?: string;
         } & ({
             account_external_id: string;
         } | {
@@ -2417,7 +2556,7 @@ export interface components {
             date?: string;
         };
         PersonalConfig: {
-            /** @description automatic reconciliation of forecast payments (default false): each entry an open-banking import creates settles at most one live, unpaid, manual (no `external_id`), not yet reconciled forecast of the context with the same account (or card), direction and amount dated within 5 days (closest date, then oldest); the forecast gets `reconciled_at`, `reconciled_by_user_id` (the importing user) and `reconciled_with_transaction_id` and stops counting in reports */
+            /** @description automatic reconciliation of forecast payments (default false): each effected entry an import (bank connection, JSON or statement file) creates, or turns effected, settles at most one live, unpaid, manual (no `external_id`), not yet reconciled forecast of the context with the same account (or card), direction and amount dated within 5 days (closest date, then oldest); the forecast gets `reconciled_at`, `reconciled_by_user_id` (the importing user) and `reconciled_with_transaction_id` and stops counting in reports; with it off the pairs are listed by `GET /v1/reconciliation/suggestions` */
             auto_reconcile_enabled: boolean;
             /** @description bill payments count in totals (default false) */
             include_bill_payments: boolean;
@@ -2460,6 +2599,16 @@ export interface components {
             reconciled_at?: string | null;
             /** Format: uuid */
             reconciled_by_user_id?: string | null;
+        };
+        ReconciliationSuggestion: {
+            /** @description The unpaid manual entry */
+            forecast: components["schemas"]["Transaction"];
+            /** @description The effected imported entry that would settle it */
+            transaction: components["schemas"]["Transaction"];
+        };
+        ReconciliationSuggestionPage: {
+            data: components["schemas"]["ReconciliationSuggestion"][];
+            next_cursor: string | null;
         };
         RuleCriterion: {
             /** @enum {string} */
@@ -2516,6 +2665,9 @@ export interface components {
             percentage: number;
             /** @enum {string} */
             status: "OK" | "WARNING" | "EXCEEDED";
+        };
+        StatementImportAccepted: {
+            job: components["schemas"]["Job"];
         };
         Subcategory: {
             /** Format: uuid */
@@ -2677,6 +2829,10 @@ export interface components {
             reconciled_by_user_id: string | null;
             /** Format: uuid */
             reconciled_with_transaction_id: string | null;
+            /** @description A purchase in another currency, as the bank imported it: its amount in `original_currency`, a decimal string (`"12.34"`); `amount` is what was booked in BRL. Null otherwise */
+            original_amount: string | null;
+            /** @description ISO 4217 code of `original_amount`, else null */
+            original_currency: string | null;
             /** Format: uuid */
             profile_id: string | null;
             /** Format: uuid */
@@ -5031,6 +5187,8 @@ export interface operations {
                      *           "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *           "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "original_amount": "texto",
+                     *           "original_currency": "texto",
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "createdAt": "2026-01-15T12:00:00.000Z",
@@ -5335,6 +5493,8 @@ export interface operations {
                      *           "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *           "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "original_amount": "texto",
+                     *           "original_currency": "texto",
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "createdAt": "2026-01-15T12:00:00.000Z",
@@ -5885,6 +6045,8 @@ export interface operations {
                      *         "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *         "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "original_amount": "texto",
+                     *         "original_currency": "texto",
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -6153,6 +6315,8 @@ export interface operations {
                      *           "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *           "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "original_amount": "texto",
+                     *           "original_currency": "texto",
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "createdAt": "2026-01-15T12:00:00.000Z",
@@ -6342,6 +6506,8 @@ export interface operations {
                      *       "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -6582,6 +6748,8 @@ export interface operations {
                      *       "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -6972,6 +7140,8 @@ export interface operations {
                      *         "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *         "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "original_amount": "texto",
+                     *         "original_currency": "texto",
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -7217,6 +7387,8 @@ export interface operations {
                      *       "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -7659,6 +7831,8 @@ export interface operations {
                      *       "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -7913,6 +8087,8 @@ export interface operations {
                      *       "reconciled_at": "2026-01-15T12:00:00.000Z",
                      *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -19308,6 +19484,1405 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importAccountStatement: {
+        parameters: {
+            query?: {
+                /** @description Default: told by the content type (`application/x-ofx`, `text/csv`) or by the file itself */
+                format?: "ofx" | "csv";
+                /** @description CSV: the bank export to read; without it, the column mapping below is required */
+                preset?: "nubank-conta" | "nubank-cartao" | "itau" | "bradesco" | "banco-do-brasil" | "caixa" | "santander" | "inter" | "c6-cartao";
+                /** @description CSV mapping: the header of the date column */
+                date_column?: string;
+                description_column?: string;
+                /** @description One signed amount column; or `credit_column` and `debit_column` */
+                amount_column?: string;
+                credit_column?: string;
+                debit_column?: string;
+                /** @description The bank's id of each entry, when the file has one */
+                id_column?: string;
+                /** @description Default DD/MM/YYYY (2-digit years are read too) */
+                date_format?: "DD/MM/YYYY" | "DD/MM/YY" | "YYYY-MM-DD" | "YYYYMMDD" | "MM/DD/YYYY";
+                /** @description Default `,` */
+                decimal_separator?: "," | ".";
+                /** @description Default: the most frequent of them in the file */
+                delimiter?: "," | ";" | "tab" | "|";
+                /** @description Default `negative`; card exports that list purchases as positive amounts take `positive` */
+                expense_sign?: "negative" | "positive";
+            };
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The statement file as the bank exported it: OFX 1.0.2 (SGML) or 2.x (XML), bank or credit card, or CSV; UTF-8 or Latin-1 (Windows-1252), up to 10 MiB */
+        requestBody: {
+            content: {
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "application/x-ofx": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "application/ofx": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "text/csv": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "text/plain": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The job, finished within 5 s */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job": {
+                     *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "kind": "texto",
+                     *         "state": "waiting",
+                     *         "progress": 0,
+                     *         "result": null,
+                     *         "error": "texto",
+                     *         "createdAt": "2026-01-15T12:00:00.000Z",
+                     *         "finishedAt": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatementImportAccepted"];
+                };
+            };
+            /** @description The job, still running */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job": {
+                     *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "kind": "texto",
+                     *         "state": "waiting",
+                     *         "progress": 0,
+                     *         "result": null,
+                     *         "error": "texto",
+                     *         "createdAt": "2026-01-15T12:00:00.000Z",
+                     *         "finishedAt": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatementImportAccepted"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown an account in this context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 10 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body missing, or sent with a content type other than `application/x-ofx`, `application/ofx`, `text/csv`, `text/plain`, `application/octet-stream` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importCardStatement: {
+        parameters: {
+            query?: {
+                /** @description Default: told by the content type (`application/x-ofx`, `text/csv`) or by the file itself */
+                format?: "ofx" | "csv";
+                /** @description CSV: the bank export to read; without it, the column mapping below is required */
+                preset?: "nubank-conta" | "nubank-cartao" | "itau" | "bradesco" | "banco-do-brasil" | "caixa" | "santander" | "inter" | "c6-cartao";
+                /** @description CSV mapping: the header of the date column */
+                date_column?: string;
+                description_column?: string;
+                /** @description One signed amount column; or `credit_column` and `debit_column` */
+                amount_column?: string;
+                credit_column?: string;
+                debit_column?: string;
+                /** @description The bank's id of each entry, when the file has one */
+                id_column?: string;
+                /** @description Default DD/MM/YYYY (2-digit years are read too) */
+                date_format?: "DD/MM/YYYY" | "DD/MM/YY" | "YYYY-MM-DD" | "YYYYMMDD" | "MM/DD/YYYY";
+                /** @description Default `,` */
+                decimal_separator?: "," | ".";
+                /** @description Default: the most frequent of them in the file */
+                delimiter?: "," | ";" | "tab" | "|";
+                /** @description Default `negative`; card exports that list purchases as positive amounts take `positive` */
+                expense_sign?: "negative" | "positive";
+            };
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The statement file as the bank exported it: OFX 1.0.2 (SGML) or 2.x (XML), bank or credit card, or CSV; UTF-8 or Latin-1 (Windows-1252), up to 10 MiB */
+        requestBody: {
+            content: {
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "application/x-ofx": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "application/ofx": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "text/csv": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "text/plain": string;
+                /**
+                 * @example OFXHEADER:100
+                 *     DATA:OFXSGML
+                 *     VERSION:102
+                 *     CHARSET:1252
+                 *
+                 *     <OFX>
+                 *     <BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STMTRS><CURDEF>BRL
+                 *     <BANKACCTFROM><BANKID>0341<ACCTID>12345-6<ACCTTYPE>CHECKING</BANKACCTFROM>
+                 *     <BANKTRANLIST><DTSTART>20260101<DTEND>20260131
+                 *     <STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260105120000[-3:BRT]<TRNAMT>-45,90<FITID>202601050001<MEMO>Padaria São João
+                 *     </STMTTRN>
+                 *     </BANKTRANLIST>
+                 *     <LEDGERBAL><BALAMT>1204,10<DTASOF>20260131</LEDGERBAL>
+                 *     </STMTRS></STMTTRNRS></BANKMSGSRSV1>
+                 *     </OFX>
+                 */
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The job, finished within 5 s */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job": {
+                     *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "kind": "texto",
+                     *         "state": "waiting",
+                     *         "progress": 0,
+                     *         "result": null,
+                     *         "error": "texto",
+                     *         "createdAt": "2026-01-15T12:00:00.000Z",
+                     *         "finishedAt": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatementImportAccepted"];
+                };
+            };
+            /** @description The job, still running */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job": {
+                     *         "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "kind": "texto",
+                     *         "state": "waiting",
+                     *         "progress": 0,
+                     *         "result": null,
+                     *         "error": "texto",
+                     *         "createdAt": "2026-01-15T12:00:00.000Z",
+                     *         "finishedAt": "2026-01-15T12:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StatementImportAccepted"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown a credit card in this context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 10 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body missing, or sent with a content type other than `application/x-ofx`, `application/ofx`, `text/csv`, `text/plain`, `application/octet-stream` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReconciliationSuggestions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suggestions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "forecast": {
+                     *             "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "amount": 1,
+                     *             "date": "2026-01-15T12:00:00.000Z",
+                     *             "title": "texto",
+                     *             "description": "texto",
+                     *             "is_expense": false,
+                     *             "paid": false,
+                     *             "paid_at": "2026-01-15T12:00:00.000Z",
+                     *             "type": "FIXED",
+                     *             "installments": 0,
+                     *             "installment_number": 0,
+                     *             "frequency": "DAILY",
+                     *             "currency": "texto",
+                     *             "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "billed_at": "2026-01-15T12:00:00.000Z",
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "competence_date": "2026-01-15T12:00:00.000Z",
+                     *             "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "document_number": "texto",
+                     *             "connected_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "is_bill_payment": false,
+                     *             "is_full_amount": false,
+                     *             "is_previous_balance": false,
+                     *             "show_on_balance": false,
+                     *             "excluded_dates": [],
+                     *             "payment_dates": [],
+                     *             "is_remote": true,
+                     *             "logo_url": "texto",
+                     *             "merchant_cnae": "texto",
+                     *             "merchant_cnpj": "texto",
+                     *             "merchant_name": "texto",
+                     *             "operation_type": "texto",
+                     *             "reconciled_at": "2026-01-15T12:00:00.000Z",
+                     *             "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "original_amount": "texto",
+                     *             "original_currency": "texto",
+                     *             "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "createdAt": "2026-01-15T12:00:00.000Z",
+                     *             "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *           },
+                     *           "transaction": {
+                     *             "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "amount": 1,
+                     *             "date": "2026-01-15T12:00:00.000Z",
+                     *             "title": "texto",
+                     *             "description": "texto",
+                     *             "is_expense": false,
+                     *             "paid": false,
+                     *             "paid_at": "2026-01-15T12:00:00.000Z",
+                     *             "type": "FIXED",
+                     *             "installments": 0,
+                     *             "installment_number": 0,
+                     *             "frequency": "DAILY",
+                     *             "currency": "texto",
+                     *             "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "billed_at": "2026-01-15T12:00:00.000Z",
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "competence_date": "2026-01-15T12:00:00.000Z",
+                     *             "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "document_number": "texto",
+                     *             "connected_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "is_bill_payment": false,
+                     *             "is_full_amount": false,
+                     *             "is_previous_balance": false,
+                     *             "show_on_balance": false,
+                     *             "excluded_dates": [],
+                     *             "payment_dates": [],
+                     *             "is_remote": true,
+                     *             "logo_url": "texto",
+                     *             "merchant_cnae": "texto",
+                     *             "merchant_cnpj": "texto",
+                     *             "merchant_name": "texto",
+                     *             "operation_type": "texto",
+                     *             "reconciled_at": "2026-01-15T12:00:00.000Z",
+                     *             "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "original_amount": "texto",
+                     *             "original_currency": "texto",
+                     *             "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "createdAt": "2026-01-15T12:00:00.000Z",
+                     *             "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": "texto"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReconciliationSuggestionPage"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reconcileTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transaction_id": "01a2208b-5723-742d-ae30-01dc675aa830"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    transaction_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The forecast, reconciled */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "amount": 1,
+                     *       "date": "2026-01-15T12:00:00.000Z",
+                     *       "title": "texto",
+                     *       "description": "texto",
+                     *       "is_expense": false,
+                     *       "paid": false,
+                     *       "paid_at": "2026-01-15T12:00:00.000Z",
+                     *       "type": "FIXED",
+                     *       "installments": 0,
+                     *       "installment_number": 0,
+                     *       "frequency": "DAILY",
+                     *       "currency": "texto",
+                     *       "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "billed_at": "2026-01-15T12:00:00.000Z",
+                     *       "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "competence_date": "2026-01-15T12:00:00.000Z",
+                     *       "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "document_number": "texto",
+                     *       "connected_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "is_bill_payment": false,
+                     *       "is_full_amount": false,
+                     *       "is_previous_balance": false,
+                     *       "show_on_balance": false,
+                     *       "excluded_dates": [],
+                     *       "payment_dates": [],
+                     *       "is_remote": true,
+                     *       "logo_url": "texto",
+                     *       "merchant_cnae": "texto",
+                     *       "merchant_cnpj": "texto",
+                     *       "merchant_name": "texto",
+                     *       "operation_type": "texto",
+                     *       "reconciled_at": "2026-01-15T12:00:00.000Z",
+                     *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown forecast or entry in this context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Already reconciled, or not a forecast */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unreconcileTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecast, no longer reconciled */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "amount": 1,
+                     *       "date": "2026-01-15T12:00:00.000Z",
+                     *       "title": "texto",
+                     *       "description": "texto",
+                     *       "is_expense": false,
+                     *       "paid": false,
+                     *       "paid_at": "2026-01-15T12:00:00.000Z",
+                     *       "type": "FIXED",
+                     *       "installments": 0,
+                     *       "installment_number": 0,
+                     *       "frequency": "DAILY",
+                     *       "currency": "texto",
+                     *       "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "billed_at": "2026-01-15T12:00:00.000Z",
+                     *       "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "competence_date": "2026-01-15T12:00:00.000Z",
+                     *       "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "document_number": "texto",
+                     *       "connected_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "is_bill_payment": false,
+                     *       "is_full_amount": false,
+                     *       "is_previous_balance": false,
+                     *       "show_on_balance": false,
+                     *       "excluded_dates": [],
+                     *       "payment_dates": [],
+                     *       "is_remote": true,
+                     *       "logo_url": "texto",
+                     *       "merchant_cnae": "texto",
+                     *       "merchant_cnpj": "texto",
+                     *       "merchant_name": "texto",
+                     *       "operation_type": "texto",
+                     *       "reconciled_at": "2026-01-15T12:00:00.000Z",
+                     *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown transaction in this context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing reconciled */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

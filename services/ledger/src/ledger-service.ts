@@ -12,6 +12,7 @@ import { mountInternalInsightsRoutes } from './entry-points/http/internal-insigh
 import { mountJobRoutes } from './entry-points/http/job-routes.ts';
 import { mountOpenBankingRoutes } from './entry-points/http/open-banking-routes.ts';
 import { mountReferenceRoutes } from './entry-points/http/reference-routes.ts';
+import { mountStatementRoutes } from './entry-points/http/statement-routes.ts';
 import { mountTransactionRoutes } from './entry-points/http/transaction-routes.ts';
 import { startCardMovesWorker } from './entry-points/jobs/card-moves-worker.ts';
 import { startConsentRevocationWorker } from './entry-points/jobs/consent-revocation-worker.ts';
@@ -36,6 +37,7 @@ export const ledgerService: ServiceDefinition<LedgerConfig> = {
     mountInternalContextRoutes(app, runtime);
     mountJobRoutes(app, runtime);
     mountOpenBankingRoutes(app, runtime);
+    mountStatementRoutes(app, runtime);
   },
   startWorkers: async (runtime) => [
     await startRecurrenceWorker(runtime),

@@ -20,11 +20,19 @@ export class BillingLedgerClient {
   }
 
   /**
-   * The bill of each date (created as needed), in order, and the version of the card's calendar they were
+   * The bill of each date (created as needed), in order, the bill due on each of `dueDates`, and the version of the card's calendar they were
    * assigned under (docs/architecture.md rule 9); 404 when the card is not the context's.
    */
-  assign(context: CallerContext, creditCardId: string, dates: string[]): Promise<AssignBillsResult> {
-    return this.http.send(route('assignBills'), { context, body: { credit_card_id: creditCardId, dates } });
+  assign(
+    context: CallerContext,
+    creditCardId: string,
+    dates: string[],
+    dueDates: string[] = [],
+  ): Promise<AssignBillsResult> {
+    return this.http.send(route('assignBills'), {
+      context,
+      body: { credit_card_id: creditCardId, dates, due_dates: dueDates },
+    });
   }
 
   /** Moves every live card of an account to another one; returns `{id, account_id}` of each moved card. */

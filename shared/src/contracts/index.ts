@@ -8,6 +8,8 @@ import { categorizationRuleRoutes } from './ledger/categorization-rules.ts';
 import { jobRoutes } from './ledger/jobs.ts';
 import { openBankingRoutes } from './ledger/open-banking.ts';
 import { personalConfigRoutes } from './ledger/personal-config.ts';
+import { reconciliationRoutes } from './ledger/reconciliation.ts';
+import { statementRoutes } from './ledger/statements.ts';
 import { tagRoutes } from './ledger/tags.ts';
 import { transactionRoutes } from './ledger/transactions.ts';
 import type { AnyRoute } from './route.ts';
@@ -26,4 +28,6 @@ export const publicRoutes: AnyRoute[] = [
   ...insightsRoutes,
   ...jobRoutes,
   ...openBankingRoutes,
+  ...statementRoutes,
+  ...reconciliationRoutes,
 ];

@@ -13,6 +13,17 @@ export interface ResponseContract {
   headers?: ResponseHeader[];
 }
 
+/**
+ * A route whose body is a file (a bank statement), not JSON: the gateway takes it as bytes in one of these
+ * media types (others are 415) up to the route's `bodyLimit`, and forwards it to the service as sent.
+ */
+export interface FileBody {
+  mediaTypes: string[];
+  description: string;
+  /** A file for the docs and for the every-route suites. */
+  example: string;
+}
+
 /** What a request part holds when its contract has no schema for it. */
 export type NoInput = Record<never, never>;
 
@@ -41,6 +52,8 @@ export interface RouteContract<
   business?: boolean;
   /** Request body size limit when larger than the default 1 MiB. */
   bodyLimit?: string;
+  /** The body is a file in one of these media types (`body` is then `Joi.binary()`, the handler gets a Buffer). */
+  file?: FileBody;
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
   body?: Joi.AnySchema<B>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Kysely } from 'kysely';
 import pg, { type QueryResultRow } from 'pg';
 
 /**
@@ -12,7 +13,49 @@ export function runSql<T = Record<string, unknown>>(
   sql: string,
   params: readonly unknown[] = [],
 ): Promise<T[]> {
+  if (params.some((param) => typeof param === 'string' && param.length > BOUND_PARAMETER_CHARS)) {
+    return runBound<T>(em, sql, params);
+  }
   return em.getConnection().execute<T[]>(sql, params as unknown[], 'all', em.getTransactionContext());
+}
+
+/**
+ * A text parameter this long (a bulk write's rows as one JSON text) is sent bound, not inlined: MikroORM quotes an
+ * inlined value one character at a time, 2.8 s for 5 MB (a 10,000-entry statement import), against 0.1 s bound.
+ */
+const BOUND_PARAMETER_CHARS = 64 * 1024;
+
+/**
+ * `runSql` with its long text parameters bound by the driver (`$n`) and the others inlined by MikroORM as always
+ * (an inlined `5` stays an integer where a bound one would leave PostgreSQL guessing its type), on the same
+ * transaction (or pool), through the ORM's statement hook and logged alike.
+ */
+async function runBound<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const statement = em.config.get('onQuery')(sql, params as unknown[]);
+  const inline: unknown[] = [];
+  const bound: unknown[] = [];
+  let text = '';
+  let pos = 0;
+  let index = 0;
+  for (let at = statement.indexOf('?'); at !== -1; at = statement.indexOf('?', pos)) {
+    // MikroORM's own rules: `\?` is a literal question mark, `??` an identifier
+    const width = statement[at - 1] === '\\' ? 0 : statement[at + 1] === '?' ? 2 : 1;
+    const param = width === 0 ? undefined : params[index++];
+    if (width === 1 && typeof param === 'string' && param.length > BOUND_PARAMETER_CHARS) {
+      bound.push(param);
+      text += `${statement.slice(pos, at)}$${bound.length}`;
+    } else {
+      if (width > 0) inline.push(param);
+      text += statement.slice(pos, at + Math.max(width, 1));
+    }
+    pos = at + Math.max(width, 1);
+  }
+  text = em.getPlatform().formatQuery(text + statement.slice(pos), inline);
+  const executor = (em.getTransactionContext() ?? em.getConnection().getClient()) as Kysely<unknown>;
+  const started = Date.now();
+  const result = await executor.executeQuery<T>(CompiledQuery.raw(text, bound));
+  em.config.getLogger().logQuery({ query: text, took: Date.now() - started, level: 'info' });
+  return result.rows as T[];
 }
 
 /** A statement's text with `$n` placeholders and the name PostgreSQL keeps its plan under. */

@@ -13,7 +13,7 @@ export interface ExchangeOptions {
   /** Path and query, from the origin's root. */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** How long the answer's headers, then each gap in its body, may take (undici's defaults otherwise). */
   timeoutMs?: number;
 }

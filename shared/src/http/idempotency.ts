@@ -35,9 +35,9 @@ export const idempotencyTestHooks: {
   beforeAnswer?: (service: string, req: Request) => Promise<'drop' | undefined>;
 } = {};
 
-/** Method, path with query string, context and SHA-256 of the JSON body: what a repeat must match to be replayed. */
+/** Method, path with query string, context and SHA-256 of the body (JSON, or a file's bytes): what a repeat must match to be replayed. */
 export function fingerprintOf(req: Request, ctx: CallerContext): string {
-  const body = req.body === undefined ? '' : JSON.stringify(req.body);
+  const body = req.body === undefined ? '' : Buffer.isBuffer(req.body) ? req.body : JSON.stringify(req.body);
   return `${req.method} ${req.originalUrl} ${contextKey(ctx)} ${createHash('sha256').update(body).digest('hex')}`;
 }
 

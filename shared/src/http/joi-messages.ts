@@ -1,7 +1,7 @@
 /**
  * Portuguese texts for joi's error codes (docs/decisions.md §3: messages are Portuguese, `details` included).
  * A schema's own `.messages()` still wins. Every error code of every joi type a contract uses (any, string,
- * number, boolean, object, array, alternatives, date) is here, so no answer falls back to joi's English text
+ * number, boolean, binary, object, array, alternatives, date) is here, so no answer falls back to joi's English text
  * (`shared/test/unit/joi-messages.test.ts` walks every contract and fails on a code missing here).
  */
 export const joiMessagesPt: Record<string, string> = {
@@ -38,6 +38,10 @@ export const joiMessagesPt: Record<string, string> = {
   'number.positive': '{{#label}} deve ser positivo',
   'number.precision': '{{#label}} deve ter no máximo {{#limit}} casas decimais',
   'boolean.base': '{{#label}} deve ser verdadeiro ou falso',
+  'binary.base': '{{#label}} deve ser o conteúdo de um arquivo',
+  'binary.length': '{{#label}} deve ter {{#limit}} bytes',
+  'binary.min': '{{#label}} deve ter pelo menos {{#limit}} bytes',
+  'binary.max': '{{#label}} deve ter no máximo {{#limit}} bytes',
   'array.base': '{{#label}} deve ser uma lista',
   'array.min': '{{#label}} deve ter pelo menos {{#limit}} itens',
   'array.max': '{{#label}} deve ter no máximo {{#limit}} itens',

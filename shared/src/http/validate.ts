@@ -61,6 +61,8 @@ function nulDetails(part: string, value: unknown): FieldError[] {
     found.push({ field, message: `${field} não pode conter o caractere nulo (U+0000)` });
   };
   const walk = (item: unknown) => {
+    // a file body (statements) is bytes, not text fields
+    if (Buffer.isBuffer(item)) return;
     if (typeof item === 'string') {
       if (item.includes('\u0000')) add();
       return;
@@ -80,7 +82,7 @@ function nulDetails(part: string, value: unknown): FieldError[] {
 /** The body object, or each object of a body array (the DRE mapping), without the server-owned fields. */
 export function stripServerOwned(body: unknown): unknown {
   if (Array.isArray(body)) return body.map((item) => (Array.isArray(item) ? item : stripServerOwned(item)));
-  if (!body || typeof body !== 'object') return body;
+  if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return body;
   const copy = { ...(body as Record<string, unknown>) };
   for (const key of SERVER_OWNED) delete copy[key];
   return copy;

@@ -2,11 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Processor, Worker } from 'bullmq';
-import { type Express, json } from 'express';
+import { type Express, json, raw } from 'express';
 import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
 import { publicRoutes } from '../contracts/index.ts';
 import { internalRoutes } from '../contracts/internal/index.ts';
+import { STATEMENT_FILE } from '../contracts/ledger/statements.ts';
 import type { ServiceName } from '../contracts/route.ts';
 import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions, pingDatabase } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
@@ -169,6 +170,8 @@ export async function startService<C extends ServiceConfig>(
         express.use(requireContext(config.INTERNAL_SECRET));
         // the gateway already enforced the public size limits; this bounds internal calls
         express.use(json({ limit: '12mb', verify: verifyJsonDepth }));
+        // statement files arrive as the client sent them, before idempotency fingerprints the body
+        express.use(raw({ limit: '12mb', type: STATEMENT_FILE.mediaTypes }));
         express.use(idempotentWrites(orm, logger, definition.name));
         definition.mountRoutes(express, runtime);
         refuseUnservedContracts(express, definition.name);

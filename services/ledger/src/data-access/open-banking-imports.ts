@@ -2,8 +2,6 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PROTECTED_BANK_FIELDS } from '../domain/open-banking/user-edits.ts';
-import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 
 export interface ConnectionAccount {
   id: string;
@@ -73,60 +71,5 @@ export async function makeFirstConnectionAccountDefault(
      and not exists (
        select 1 from accounts where ${scope.sql} and is_default and deleted_at is null)`,
     [connectionId, ...scope.params, ...scope.params],
-  );
-}
-
-const FIELDS = [
-  'amount',
-  'date',
-  'title',
-  'description',
-  'is_expense',
-  'account_id',
-  'credit_card_id',
-  'bill_id',
-  'billed_at',
-  'logo_url',
-  'merchant_cnae',
-  'merchant_cnpj',
-  'merchant_name',
-  'operation_type',
-  'paid_at',
-] as const;
-
-/** The bank's value of a field, or the stored one where the user edited that field (`user-edits.ts`). */
-const incoming = (field: (typeof FIELDS)[number]) =>
-  (PROTECTED_BANK_FIELDS as readonly string[]).includes(field)
-    ? `case when '${field}' = any(t.user_edited_fields) then t.${field} else excluded.${field} end`
-    : `excluded.${field}`;
-
-/**
- * Transactions by (context, connection, external id) in one statement; a re-import rewrites what the bank
- * says except the fields the user edited; unchanged and deleted rows are not touched. The rows created or changed.
- */
-export async function upsertImportedTransactions(
-  em: EntityManager,
-  ctx: CallerContext,
-  connectionId: string,
-  records: unknown[],
-) {
-  return runSql<ChangedRow & { created: boolean }>(
-    em,
-    `insert into transactions as t (id, user_id, profile_id, amount, date, title, description, is_expense, paid, paid_at,
-       type, installments, currency, account_id, credit_card_id, bill_id, billed_at, logo_url, merchant_cnae,
-       merchant_cnpj, merchant_name, operation_type, external_id, connection_id, created_at, updated_at)
-     select r.id, ?, ?, r.amount, r.date, r.title, r.description, r.is_expense, true, r.paid_at, 'FIXED', 1, 'BRL',
-       r.account_id, r.credit_card_id, r.bill_id, r.billed_at, r.logo_url, r.merchant_cnae, r.merchant_cnpj,
-       r.merchant_name, r.operation_type, r.external_id, ?, now(), now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, external_id text, amount bigint, date date, title text,
-       description text, is_expense boolean, paid_at timestamptz, account_id uuid, credit_card_id uuid, bill_id uuid,
-       billed_at timestamptz, logo_url text, merchant_cnae text, merchant_cnpj text, merchant_name text,
-       operation_type text)
-     on conflict (context_id, connection_id, external_id) where external_id is not null do update set
-       ${FIELDS.map((field) => `${field} = ${incoming(field)}`).join(', ')}, paid = true, updated_at = now()
-     where t.deleted_at is null and (t.paid, ${FIELDS.map((field) => `t.${field}`).join(', ')})
-       is distinct from (true, ${FIELDS.map(incoming).join(', ')})
-     returning ${changedColumns()}, (xmax = 0) as created`,
-    [ctx.userId, ctx.profileId, connectionId, JSON.stringify(records)],
   );
 }

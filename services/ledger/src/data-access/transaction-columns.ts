@@ -48,6 +48,8 @@ export const TRANSACTION_COLUMNS = {
   reconciled_at: { type: 'timestamptz', nullable: true, role: 'entry' },
   reconciled_by_user_id: { type: 'uuid', nullable: true, role: 'entry' },
   reconciled_with_transaction_id: { type: 'uuid', nullable: true, role: 'entry' },
+  original_amount: { type: 'numeric', nullable: true, role: 'entry' },
+  original_currency: { type: 'text', nullable: true, role: 'entry' },
   series_index: { type: 'integer', nullable: true, role: 'entry', view: false },
   external_id: { type: 'text', nullable: true, role: 'entry', view: false },
   connection_id: { type: 'uuid', nullable: true, role: 'entry', view: false },
@@ -64,6 +66,8 @@ interface SqlValues {
   uuid: string;
   text: string;
   bigint: number;
+  /** Exact decimals (an amount in another currency) stay text, as PostgreSQL writes them. */
+  numeric: string;
   integer: number;
   boolean: boolean;
   date: string;

@@ -8,6 +8,8 @@ export const isoTimestampSql = (column: string) =>
 function fieldSql(name: string, type: string): string {
   if (type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD"T00:00:00.000Z"')`;
   if (type === 'timestamptz') return isoTimestampSql(`t.${name}`);
+  // JSON text like the view's (a number would lose the decimals as written)
+  if (type === 'numeric') return `t.${name}::text`;
   return `t.${name}`;
 }
 

@@ -3,6 +3,7 @@ import type { TransactionFilters } from '@finance/shared/contracts/ledger/transa
 import { contextSql } from '@finance/shared/db/context-scope';
 import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 import { countsInTotals } from './totals-currency.ts';
 import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
 import { isoTimestampSql, VIEW_JSON } from './transaction-json.ts';
@@ -65,6 +66,12 @@ export async function insertTransactions(em: EntityManager, rows: NewTransaction
 export async function insertReturningRows(em: EntityManager, rows: NewTransaction[]): Promise<TransactionRow[]> {
   if (rows.length === 0) return [];
   return selectTransactions(em, insertSql(SELECT_COLUMNS), [JSON.stringify(rows)]);
+}
+
+/** The same insert handing back what the rows' events and the caller need (imports of thousands of rows). */
+export async function insertReturningChanged(em: EntityManager, rows: NewTransaction[]) {
+  if (rows.length === 0) return [];
+  return runSql<ChangedRow & { paid: boolean }>(em, insertSql(`${changedColumns()}, t.paid`), [JSON.stringify(rows)]);
 }
 
 /** An outbox row written by the same statement as the change it announces. */

@@ -12,12 +12,16 @@ export interface BillAssignment {
 export interface AssignBillsInput {
   credit_card_id: string;
   dates: string[];
+  /** Due dates an institution named: the bill of each is the card's bill due that day (its month's). */
+  due_dates?: string[];
 }
 
 /** The bills of the dates, in order, and the version of the card's calendar they were assigned under. */
 export interface AssignBillsResult {
   card: { id: string; account_id: string; name: string; calendar_version: number };
   assignments: BillAssignment[];
+  /** The bill of each due date asked for, in order (`date` is the due date). */
+  due_assignments: BillAssignment[];
 }
 
 export interface MoveCardsInput {
@@ -71,10 +75,11 @@ export const billingForLedgerRoutes = [
     operationId: 'assignBills',
     method: 'post',
     path: '/internal/v1/bills/assign',
-    summary: 'The bill of each purchase date of a card (created as needed)',
+    summary: 'The bill of each purchase date, and of each due date, of a card (created as needed)',
     body: Joi.object<AssignBillsInput>({
       credit_card_id: anyUuid().required(),
       dates: Joi.array().items(Joi.string()).max(5000).required(),
+      due_dates: Joi.array().items(Joi.string()).max(5000).default([]),
     }),
     responses: { 200: { description: 'The card and the bill of each date, in order' } },
   }),

@@ -3,6 +3,7 @@ import {
   anyUuid,
   bankDay,
   cents,
+  currencyCode,
   errorSchema,
   listQuery,
   ownership,
@@ -37,6 +38,21 @@ export interface ImportedCreditCard {
   limit: number;
 }
 
+/**
+ * How far the bank says an entry went: BOOKED (effected, the default), PENDING (Open Finance
+ * `TRANSACAO_PROCESSANDO`) or FORECAST (`LANCAMENTO_FUTURO`); the last two are stored unpaid until the BOOKED
+ * entry arrives and becomes the same one entry.
+ */
+export const IMPORT_STATUSES = ['BOOKED', 'PENDING', 'FORECAST'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/** One installment of a purchase the bank splits (Open Finance `chargeIdentificator` + `chargeNumber`). */
+export interface ImportedInstallment {
+  series_key: string;
+  number: number;
+  total: number;
+}
+
 /** An entry of the bank's: exactly one of `account_external_id` / `credit_card_external_id`. */
 export interface ImportedTransaction {
   external_id: string;
@@ -52,6 +68,13 @@ export interface ImportedTransaction {
   merchant_cnae?: string | null;
   operation_type?: string | null;
   logo_url?: string | null;
+  status?: ImportStatus;
+  installment?: ImportedInstallment;
+  /** A purchase in another currency: its amount there (decimal string) and ISO 4217 code; `amount` is the BRL one. */
+  original_amount?: string;
+  original_currency?: string;
+  /** Card entries: the due date of the bill the institution puts it in. */
+  bill_due_date?: string;
 }
 
 /** An investment with its daily balances. */
@@ -77,6 +100,9 @@ export interface OpenBankingImport {
 export interface ConnectionListQuery extends PageQuery {
   status?: ConnectionStatus;
 }
+
+/** Installments of one purchase, as in the ledger's PARCELLED series. */
+const MAX_INSTALLMENTS = 120;
 
 const externalId = () => Joi.string().trim().min(1).max(200);
 const text = (max: number) => Joi.string().trim().min(1).max(max);
@@ -110,6 +136,25 @@ const importedCard = Joi.object<ImportedCreditCard>({
   limit: cents().min(0).max(1e13).required(),
 }).label('ImportedCreditCard');
 
+const importedInstallment = Joi.object<ImportedInstallment>({
+  series_key: externalId().required().description("The bank's id of the installment purchase (`chargeIdentificator`)"),
+  number: Joi.number().integer().strict().min(1).max(MAX_INSTALLMENTS).required(),
+  total: Joi.number().integer().strict().min(1).max(MAX_INSTALLMENTS).required(),
+})
+  .custom((value: ImportedInstallment, helpers) =>
+    value.number > value.total ? helpers.message({ custom: '{{#label}}: number não pode passar de total' }) : value,
+  )
+  .description(
+    'Installments of one purchase (same `series_key`) become one PARCELLED series, whatever import brings each',
+  )
+  .label('ImportedInstallment');
+
+/** A positive decimal amount in another currency, dot-separated, at most 6 decimals. */
+export const originalAmount = () =>
+  Joi.string()
+    .pattern(/^(?!0+(\.0+)?$)\d{1,15}(\.\d{1,6})?$/, 'decimal (ex.: 12.34)')
+    .max(24);
+
 const importedTransaction = Joi.object<ImportedTransaction>({
   external_id: externalId().required(),
   account_external_id: externalId(),
@@ -127,8 +172,31 @@ const importedTransaction = Joi.object<ImportedTransaction>({
     .uri({ scheme: ['http', 'https'] })
     .max(2048)
     .allow(null),
+  status: Joi.string()
+    .valid(...IMPORT_STATUSES)
+    .description(
+      'BOOKED (default): effected. PENDING (Open Finance `TRANSACAO_PROCESSANDO`) and FORECAST (`LANCAMENTO_FUTURO`) are stored unpaid; the BOOKED entry that follows (same `external_id`, or another one matching by the import matching rule) becomes that same entry, paid',
+    ),
+  installment: importedInstallment,
+  original_amount: originalAmount().description(
+    'A purchase in another currency: its amount in `original_currency`, a decimal string with a dot (`"12.34"`); `amount` stays the BRL amount booked',
+  ),
+  original_currency: currencyCode().description('ISO 4217 code of `original_amount`'),
+  bill_due_date: bankDay().description(
+    "Card entries only: the due date of the card bill the institution puts the entry in (instead of the bill of the entry's date)",
+  ),
 })
   .xor('account_external_id', 'credit_card_external_id')
+  // checked in code, not with joi's `.and()`/`.with()`: the OpenAPI document stays one flat schema
+  .custom((value: ImportedTransaction, helpers) => {
+    if ((value.original_amount === undefined) !== (value.original_currency === undefined)) {
+      return helpers.message({ custom: '{{#label}}: original_amount e original_currency vêm juntos' });
+    }
+    if (value.bill_due_date !== undefined && value.credit_card_external_id === undefined) {
+      return helpers.message({ custom: '{{#label}}: bill_due_date só vale para transações de cartão' });
+    }
+    return value;
+  })
   .label('ImportedTransaction');
 
 const importedInvestment = Joi.object<ImportedInvestment>({
@@ -178,7 +246,7 @@ export const openBankingRoutes = [
       "Body up to 10 MiB. Keyed by the bank's ids (`connection.id` and each `external_id` / `investment_id`, scoped to the context): importing again updates and never duplicates; rows that did not change are left untouched.",
       'Runs on the import worker. The answer is **200** `{job}` with the finished job when it finishes within 5 s (`state` `completed` with the counts in `result`, or `failed` with the reason in `error`), else **202** `{job}` to poll with `GET /v1/jobs/{id}`.',
       'Accounts: `type` one of the account types, `balance` is what the account then shows; a known `logo` bank code resolves like on accounts, while none or a code we do not know gives the generic bank logo (the import is not refused for a code missing from our list); the first account of a context becomes its default. Cards: billing owns them; without `closing_day` a card gets `needs_closing_date_review: true` and a provisional closing day 7 days before its due day (a later import with `closing_day` sets it and clears the flag); `due_day` and `limit` always follow the bank.',
-      'Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; paid (`paid_at` = the date); card transactions go to the bill of their date; enabled categorization rules categorize the new ones; a re-import never changes a category or tags, and keeps the `title` and `description` the user edited (the ledger records which fields a user changed), while the bank’s data updates the other fields (amount, date, direction and merchant data are the bank’s, even after a user edit). Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).',
+      'Transactions: exactly one of `account_external_id` / `credit_card_external_id`, naming an account or card of this payload or of an earlier import of the same connection; they go through the import pipeline shared with statement files (docs/decisions.md §9): `status` BOOKED (default) is paid (`paid_at` = the date), PENDING and FORECAST are stored unpaid and the BOOKED entry that follows (same `external_id`, or another one by the matching rule: same account or card, amount and direction, dates at most 5 days apart) becomes that same entry; an entry another source (a statement file) already brought is not created again (counted in `duplicates`); `installment` members with one `series_key` form one PARCELLED series, joined by later imports; `original_amount`/`original_currency` stay on a foreign purchase booked at its BRL `amount`; card transactions go to the bill of their date, or to the bill due on `bill_due_date`; enabled categorization rules categorize the new ones; an effected entry reconciles the unpaid manual forecast it matches when `auto_reconcile_enabled`, else counts in `reconciliation_suggestions`; a re-import never changes a category or tags, and keeps the `title` and `description` the user edited (the ledger records which fields a user changed), while the bank’s data updates the other fields (amount, date, direction and merchant data are the bank’s, even after a user edit). Accounts, cards and transactions the user deleted stay deleted (their transactions are skipped and counted).',
       'Investments go to insights with their daily snapshots; the job completes only once they are stored there.',
       'A payload that names unknown accounts or cards fails the job with the reason and writes nothing. A connection whose consent was revoked is 409.',
     ].join('\n\n'),

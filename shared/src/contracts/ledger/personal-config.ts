@@ -27,7 +27,7 @@ export const CONFIG_DEFAULTS: Record<ConfigFlag, boolean> = {
 
 const flagDescriptions: Record<ConfigFlag, string> = {
   auto_reconcile_enabled:
-    'automatic reconciliation of forecast payments (default false): each entry an open-banking import creates settles at most one live, unpaid, manual (no `external_id`), not yet reconciled forecast of the context with the same account (or card), direction and amount dated within 5 days (closest date, then oldest); the forecast gets `reconciled_at`, `reconciled_by_user_id` (the importing user) and `reconciled_with_transaction_id` and stops counting in reports',
+    'automatic reconciliation of forecast payments (default false): each effected entry an import (bank connection, JSON or statement file) creates, or turns effected, settles at most one live, unpaid, manual (no `external_id`), not yet reconciled forecast of the context with the same account (or card), direction and amount dated within 5 days (closest date, then oldest); the forecast gets `reconciled_at`, `reconciled_by_user_id` (the importing user) and `reconciled_with_transaction_id` and stops counting in reports; with it off the pairs are listed by `GET /v1/reconciliation/suggestions`',
   include_bill_payments: 'bill payments count in totals (default false)',
   include_current_bill_in_to_pay: 'the purchases of the current (OPEN) bill count in the summary to_pay (default true)',
   include_investments: 'investment accounts count in the balance (default false)',

@@ -70,6 +70,13 @@ export const transactionSchema = Joi.object({
   reconciled_at: nullableTimestamp().required(),
   reconciled_by_user_id: nullableUuid(),
   reconciled_with_transaction_id: nullableUuid(),
+  original_amount: Joi.string()
+    .allow(null)
+    .required()
+    .description(
+      'A purchase in another currency, as the bank imported it: its amount in `original_currency`, a decimal string (`"12.34"`); `amount` is what was booked in BRL. Null otherwise',
+    ),
+  original_currency: Joi.string().allow(null).required().description('ISO 4217 code of `original_amount`, else null'),
   ...ownership,
 }).label('Transaction');
 

@@ -64,6 +64,15 @@ export function monthForDate(card: CardDays, stored: Map<string, BillDates>, dat
   return month;
 }
 
+/**
+ * The month whose bill is due on `dueDate` (an institution names the bill of an entry by its due date): a stored
+ * bill due that day, else the bill of the due date's month, which is due in that month (docs/decisions.md §8).
+ */
+export function monthDueOn(stored: Map<string, BillDates>, dueDate: CalendarDate): CalendarDate {
+  for (const bill of stored.values()) if (bill.dueDate === dueDate) return bill.referenceMonth;
+  return startOfMonth(dueDate);
+}
+
 /** First and last month worth loading from storage to resolve these dates. */
 export function monthWindow(dates: CalendarDate[]): { from: CalendarDate; to: CalendarDate } {
   const sorted = [...dates].sort();

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
 import type { KeyCache } from '../../domain/key-cache.ts';
 import { authenticate } from './authenticate.ts';
-import { authorize, requireJson } from './authorize.ts';
+import { authorize, requireJson, requireMediaType } from './authorize.ts';
 import { docsRouter } from './docs.ts';
 import { idempotent } from './idempotency.ts';
 import { proxyTo } from './proxy.ts';
@@ -82,18 +82,12 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         const forward = idempotent(
           proxyTo(upstream[service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[service]),
         );
-        app[route.method](
-          route.path,
-          authorize(route),
-          requireJson,
-          express.json({
-            limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT,
-            strict: false,
-            type: JSON_TYPES,
-            verify: verifyJsonDepth,
-          }),
-          forward,
-        );
+        const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
+        // a statement file is taken as bytes (in its media types only) and forwarded as sent
+        const body = route.file
+          ? [requireMediaType(route.file.mediaTypes), express.raw({ limit, type: route.file.mediaTypes })]
+          : [requireJson, express.json({ limit, strict: false, type: JSON_TYPES, verify: verifyJsonDepth })];
+        app[route.method](route.path, authorize(route), ...body, forward);
       }
     },
   });

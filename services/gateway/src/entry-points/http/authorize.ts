@@ -28,3 +28,13 @@ export function requireJson(req: Request, _res: Response, next: NextFunction) {
   }
   next();
 }
+
+/** A file route's body in one of its media types, else 415 naming them (a body is required). */
+export function requireMediaType(mediaTypes: string[]) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!typeis.hasBody(req) || !typeis(req, mediaTypes)) {
+      throw new AppError(415, `Envie o arquivo no corpo como ${mediaTypes.join(', ')}`);
+    }
+    next();
+  };
+}

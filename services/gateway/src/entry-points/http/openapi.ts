@@ -198,7 +198,11 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
       'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
     );
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
-    responses['415'] = error('Body sent with a content type other than JSON (`application/json` or `+json`)');
+    responses['415'] = error(
+      route.file
+        ? `Body missing, or sent with a content type other than ${route.file.mediaTypes.map((type) => `\`${type}\``).join(', ')}`
+        : 'Body sent with a content type other than JSON (`application/json` or `+json`)',
+    );
   }
   responses['429'] = error('Rate limit of the key exceeded', {
     ...passedHeaders,
@@ -230,7 +234,16 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
     responses,
     'x-scope': scopeFor(route.method),
   };
-  if (route.body) {
+  if (route.file) {
+    const file = route.file;
+    operation.requestBody = {
+      required: true,
+      description: file.description,
+      content: Object.fromEntries(
+        file.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' }, example: file.example }]),
+      ),
+    };
+  } else if (route.body) {
     const schema = registry.toSchema(route.body);
     operation.requestBody = {
       required: true,

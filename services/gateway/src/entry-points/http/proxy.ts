@@ -27,8 +27,11 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
       'x-request-id': String(req.id),
     });
     if (res.locals.idempotencyKey) headers[IDEMPOTENCY_HEADER] = res.locals.idempotencyKey;
-    let body: string | undefined;
-    if (req.body !== undefined) {
+    let body: string | Buffer | undefined;
+    if (Buffer.isBuffer(req.body)) {
+      headers['content-type'] = req.get('content-type') as string;
+      body = req.body;
+    } else if (req.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.body);
     }

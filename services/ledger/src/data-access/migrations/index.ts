@@ -29,6 +29,7 @@ import { UserEditedFields } from './0015-user-edited-fields.ts';
 import { RecategorizationLanes } from './0019-recategorization-lanes.ts';
 import { ContextKey } from './0021-context-key.ts';
 import { RecurrenceDueDates } from './0022-recurrence-due-dates.ts';
+import { ImportPipeline } from './0024-import-pipeline.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -59,4 +60,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0021-context-key', class: ContextKey },
   { name: '0022-recurrence-due-dates', class: RecurrenceDueDates },
   { name: '0023-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
+  { name: '0024-import-pipeline', class: ImportPipeline },
 ];

@@ -2,10 +2,11 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangedRow } from '../../data-access/changed-rows-sql.ts';
 import { reconcileForecastsPass } from '../../data-access/transaction-updates.ts';
+import { MATCH_WINDOW_DAYS } from '../imports/match-entries.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 
-/** How far apart (in days) a forecast and the imported entry that settles it may be dated. */
-export const RECONCILE_WINDOW_DAYS = 5;
+/** How far apart (in days) a forecast and the imported entry that settles it may be dated: the import matching rule's. */
+export const RECONCILE_WINDOW_DAYS = MATCH_WINDOW_DAYS;
 // each pass pairs mutual best candidates; only ties between identical entries need another pass
 const MAX_PASSES = 5;
 

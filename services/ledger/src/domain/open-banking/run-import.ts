@@ -1,21 +1,21 @@
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { BillAssignment, ImportedCard } from '@finance/shared/contracts/internal/billing-for-ledger';
+import type { ImportedCard } from '@finance/shared/contracts/internal/billing-for-ledger';
 import type { ImportedTransaction, OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
 import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectImportPayload } from '../../data-access/connection-repository.ts';
-import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
+import { importEntries } from '../imports/import-entries.ts';
+import type { PipelineEntry } from '../imports/import-entry.ts';
+import { connectionSource, decimalText } from '../imports/import-entry.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
-import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
+import { isStoredStatement, runStatementImport } from '../statements/import-statement.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
 import { calendarDay, ImportRejected, orNull, parseStoredPayload } from './import-payload.ts';
-import { reconcileForecasts } from './reconcile-forecasts.ts';
 import { REVOKED_MESSAGE } from './start-import.ts';
 import { accountsOfConnection, type ConnectionAccount, upsertAccounts } from './upsert-accounts.ts';
-import { type ImportRow, upsertTransactions } from './upsert-transactions.ts';
 
 export interface ImportDeps {
   billing: BillingLedgerClient;
@@ -28,60 +28,44 @@ export interface ImportResult {
   connection_id: string;
   accounts: { received: number; created: number; updated: number };
   credit_cards: { received: number; created: number; updated: number };
-  transactions: { received: number; created: number; updated: number; skipped: number; categorized: number };
+  transactions: {
+    received: number;
+    created: number;
+    updated: number;
+    duplicates: number;
+    skipped: number;
+    categorized: number;
+    reconciled: number;
+    reconciliation_suggestions: number;
+  };
   investments: { received: number; snapshots: number };
 }
 
-const ASSIGN_CHUNK = 5000;
-
-async function loadPayload(em: EntityManager, jobId: string): Promise<OpenBankingImport> {
+async function loadStoredPayload(em: EntityManager, jobId: string): Promise<unknown> {
   const rows = await selectImportPayload(em, jobId);
   if (rows.length === 0) throw new ImportRejected('Importação não encontrada para esta tarefa');
-  return parseStoredPayload(rows[0].payload);
+  return rows[0].payload;
 }
 
 const byExternalId = <T extends { external_id: string }>(rows: T[]) =>
   new Map(rows.map((row) => [row.external_id, row]));
 
-/** The bill of each card transaction's date, one billing call per card (and per 5,000 dates). */
-async function billsOf(
-  deps: ImportDeps,
-  ctx: CallerContext,
-  rows: Array<{ credit_card_id: string; date: string }>,
-  seen: CalendarVersions,
-): Promise<Map<string, BillAssignment>> {
-  const datesByCard = new Map<string, Set<string>>();
-  for (const row of rows)
-    datesByCard.set(row.credit_card_id, (datesByCard.get(row.credit_card_id) ?? new Set()).add(row.date));
-  const bills = new Map<string, BillAssignment>();
-  for (const [cardId, dates] of datesByCard) {
-    const list = [...dates];
-    for (let i = 0; i < list.length; i += ASSIGN_CHUNK) {
-      const { card, assignments } = await deps.billing.assign(ctx, cardId, list.slice(i, i + ASSIGN_CHUNK));
-      seen.set(cardId, Math.min(seen.get(cardId) ?? card.calendar_version, card.calendar_version));
-      for (const assignment of assignments) bills.set(`${cardId}:${assignment.date}`, assignment);
-    }
-  }
-  return bills;
-}
-
-/** Resolves each transaction to its live account or card; rows of what the user deleted are skipped. */
-function resolveRows(
+/** Each transaction as a pipeline entry of its live account or card; those of what the user deleted are left out. */
+function pipelineEntries(
   transactions: ImportedTransaction[],
   accounts: Map<string, ConnectionAccount>,
   cards: Map<string, ImportedCard>,
-): ImportRow[] {
-  const rows: ImportRow[] = [];
+): PipelineEntry[] {
+  const entries: PipelineEntry[] = [];
   for (const tx of transactions) {
     const account = tx.account_external_id !== undefined ? accounts.get(tx.account_external_id) : undefined;
     const card = tx.credit_card_external_id !== undefined ? cards.get(tx.credit_card_external_id) : undefined;
     if (account?.deleted || card?.deleted || (!account && !card)) continue;
-    rows.push({
-      external_id: tx.external_id,
+    entries.push({
+      key: tx.external_id,
       account_id: account?.id ?? null,
       credit_card_id: card?.id ?? null,
-      bill_id: null,
-      billed_at: null,
+      status: tx.status ?? 'BOOKED',
       amount: tx.amount,
       date: calendarDay(tx.date),
       is_expense: tx.is_expense,
@@ -92,21 +76,47 @@ function resolveRows(
       merchant_cnae: orNull(tx.merchant_cnae),
       operation_type: orNull(tx.operation_type),
       logo_url: orNull(tx.logo_url),
+      installment: tx.installment ?? null,
+      original_amount: tx.original_amount ? decimalText(tx.original_amount) : null,
+      original_currency: tx.original_currency ?? null,
+      bill_due_date: card && tx.bill_due_date ? calendarDay(tx.bill_due_date) : null,
+      line: null,
     });
   }
-  return rows;
+  return entries;
 }
 
 /**
- * The import worker's use case (docs/decisions.md §9). References are checked before anything is written; then
- * each stage commits on its own and is idempotent, so a retry after a crash converges: connection and
- * accounts, cards (billing), transactions with their bills and rules, investments (insights).
+ * The import worker's use case (docs/decisions.md §9): the job's stored payload through `importOpenBanking`, with
+ * the job's progress and its result recorded.
  */
 export async function runImport(em: EntityManager, ctx: CallerContext, jobId: string, deps: ImportDeps) {
   const progress = (value: number) => updateBackgroundJob(em, jobId, { state: 'active', progress: value });
   await progress(5);
-  const payload = await loadPayload(em, jobId);
+  const stored = await loadStoredPayload(em, jobId);
+  // a statement file's entries share the queue and the pipeline
+  if (isStoredStatement(stored)) return runStatementImport(em, ctx, jobId, deps.billing, stored);
+  const payload = parseStoredPayload(stored);
+  const result = await importOpenBanking(em, ctx, payload, deps, { jobId, progress });
+  await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
+  return result;
+}
 
+/**
+ * One connection's data in (the JSON import, and the Open Finance connector's syncs): references are checked
+ * before anything is written; then each stage commits on its own and is idempotent, so a retry after a crash
+ * converges: connection and accounts, cards (billing), transactions through the import pipeline
+ * (`importEntries`: deduplication, pending → effected, installments, bills, rules, reconciliation), investments
+ * (insights). `job` ties the investments' hand-over to a background job and reports progress.
+ */
+export async function importOpenBanking(
+  em: EntityManager,
+  ctx: CallerContext,
+  payload: OpenBankingImport,
+  deps: ImportDeps,
+  job: { jobId: string; progress: (value: number) => Promise<void> },
+): Promise<ImportResult> {
+  const { progress } = job;
   const existing = await findConnectionByExternalId(em, ctx, payload.connection.id);
   if (existing?.status === 'REVOKED') throw new ImportRejected(REVOKED_MESSAGE);
   const knownAccounts = existing ? await accountsOfConnection(em, ctx, existing.id) : [];
@@ -143,50 +153,33 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const cards = byExternalId(cardResult.cards);
   await progress(55);
 
-  const rows = resolveRows(payload.transactions, accounts, cards);
-  const cardRows = rows.filter((row) => row.credit_card_id !== null) as Array<ImportRow & { credit_card_id: string }>;
-  // bills are asked of billing before the transaction and their calendar versions re-checked in it (rule 9)
-  const { created, updated, categorized } = await withCurrentCalendars(async () => {
-    const seen: CalendarVersions = new Map();
-    const bills = await billsOf(deps, ctx, cardRows, seen);
-    for (const row of cardRows) {
-      const bill = bills.get(`${row.credit_card_id}:${row.date}`);
-      row.bill_id = bill?.bill_id ?? null;
-      row.billed_at = bill?.billed_at ?? null;
-    }
-    return em.transactional(async (tx) => {
-      await assertCalendarsCurrent(tx, seen);
-      const changed = await upsertTransactions(tx, ctx, connectionId, rows);
-      // enabled rules categorize what arrived new; a re-import never overrides a category
-      const count = await applyRulesToTransactions(tx, ctx, changed.created);
-      await reconcileForecasts(tx, ctx, changed.created);
-      return { ...changed, categorized: count };
-    });
-  });
+  const entries = pipelineEntries(payload.transactions, accounts, cards);
+  const outcome = await importEntries(em, ctx, deps.billing, connectionSource(connectionId), entries);
   await progress(80);
 
   const snapshots = payload.investments.reduce((sum, investment) => sum + investment.snapshots.length, 0);
   if (payload.investments.length > 0) {
     await deps.handOverInvestments({
-      background_job_id: jobId,
+      background_job_id: job.jobId,
       context: contextRef(ctx),
       connection_id: connectionId,
       investments: payload.investments,
     });
   }
-  const result: ImportResult = {
+  return {
     connection_id: connectionId,
     accounts: { received: payload.accounts.length, ...accountCounts },
     credit_cards: { received: payload.credit_cards.length, created: cardResult.created, updated: cardResult.updated },
     transactions: {
       received: payload.transactions.length,
-      created: created.length,
-      updated: updated.length,
-      skipped: payload.transactions.length - rows.length,
-      categorized,
+      created: outcome.created.length,
+      updated: outcome.updated.length,
+      duplicates: outcome.duplicates,
+      skipped: payload.transactions.length - entries.length + outcome.skipped.length,
+      categorized: outcome.categorized,
+      reconciled: outcome.reconciled,
+      reconciliation_suggestions: outcome.reconciliation_suggestions,
     },
     investments: { received: payload.investments.length, snapshots },
   };
-  await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
-  return result;
 }

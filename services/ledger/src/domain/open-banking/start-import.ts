@@ -19,9 +19,8 @@ export const REVOKED_MESSAGE =
 export const IMPORT_JOB = 'open-banking.import';
 
 /**
- * POST /v1/open-banking/imports: stores the payload with a waiting IMPORT job and queues it through the
- * outbox (job id = background job id) in one transaction, so a Redis outage only delays it; wakes the outbox
- * relay (`relaySoon`) once committed; answers the finished job (200) when it ends within 5 s, else 202.
+ * POST /v1/open-banking/imports: stores the payload with a waiting IMPORT job and queues it (`queueImport`); a
+ * connection whose consent was revoked is 409.
  */
 export async function startImport(
   em: EntityManager,
@@ -30,11 +29,30 @@ export async function startImport(
   relaySoon: () => void,
   waitMs = IMPORT_ANSWER_WAIT_MS,
 ): Promise<Reply> {
-  const id = await em.transactional(async (tx) => {
+  return queueImport(em, ctx, { kind: IMPORT_KIND, payload }, relaySoon, waitMs, async (tx) => {
     const connection = await findConnectionByExternalId(tx, ctx, payload.connection.id);
     if (connection?.status === 'REVOKED') throw conflict(REVOKED_MESSAGE);
-    const jobId = await createBackgroundJob(tx, ctx, IMPORT_KIND);
-    await insertImportPayload(tx, jobId, ctx, payload);
+  });
+}
+
+/**
+ * Any import (a connection's payload, a statement file's entries): stores the payload with a waiting job of
+ * `kind` and queues it through the outbox (job id = background job id) in one transaction, after `check`, so a
+ * Redis outage only delays it; wakes the outbox relay (`relaySoon`) once committed; answers the finished job (200)
+ * when it ends within 5 s, else 202.
+ */
+export async function queueImport(
+  em: EntityManager,
+  ctx: CallerContext,
+  stored: { kind: string; payload: unknown },
+  relaySoon: () => void,
+  waitMs = IMPORT_ANSWER_WAIT_MS,
+  check: (tx: EntityManager) => Promise<void> = async () => {},
+): Promise<Reply> {
+  const id = await em.transactional(async (tx) => {
+    await check(tx);
+    const jobId = await createBackgroundJob(tx, ctx, stored.kind);
+    await insertImportPayload(tx, jobId, ctx, stored.payload);
     const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
     recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
     return jobId;

@@ -1,0 +1,76 @@
+import type { CalendarDate } from '@finance/shared/calendar';
+import type { ImportedInstallment, ImportStatus } from '@finance/shared/contracts/ledger/open-banking';
+
+/**
+ * One entry a source hands to the import pipeline (docs/decisions.md §9), its account or card already resolved to
+ * the ledger's id. Every source (an Open Finance connection, the JSON import, an OFX or CSV file) builds these.
+ */
+export interface PipelineEntry {
+  /** The source's id of the entry, unique within what the source sends at once. */
+  key: string;
+  account_id: string | null;
+  credit_card_id: string | null;
+  status: ImportStatus;
+  amount: number;
+  date: CalendarDate;
+  is_expense: boolean;
+  title: string;
+  description: string | null;
+  merchant_name: string | null;
+  merchant_cnpj: string | null;
+  merchant_cnae: string | null;
+  operation_type: string | null;
+  logo_url: string | null;
+  installment: ImportedInstallment | null;
+  original_amount: string | null;
+  original_currency: string | null;
+  /** Card entries: the due date of the bill the institution names. */
+  bill_due_date: CalendarDate | null;
+  /** The entry's line in a statement file (for the report), else null. */
+  line: number | null;
+}
+
+/**
+ * Where entries come from: `namespace` scopes the source's ids (`connection:<ledger connection id>`,
+ * `ofx:<account or card id>`, `csv:<account or card id>`); `connectionId` marks entries of a connection.
+ */
+export interface ImportSource {
+  namespace: string;
+  connectionId: string | null;
+}
+
+/** An entry the pipeline did not write, with why (in Portuguese, for the client). */
+export interface SkippedEntry {
+  line: number | null;
+  key: string;
+  reason: string;
+}
+
+/** What the pipeline did with what a source handed it. */
+export interface PipelineOutcome {
+  created: string[];
+  updated: string[];
+  /** Already there (by the source's id, or by the matching rule from another source), nothing to change. */
+  duplicates: number;
+  skipped: SkippedEntry[];
+  categorized: number;
+  /** Unpaid manual forecasts reconciled automatically (`auto_reconcile_enabled`). */
+  reconciled: number;
+  /** Forecast pairs left for the user to accept (`GET /v1/reconciliation/suggestions`) when it is off. */
+  reconciliation_suggestions: number;
+}
+
+export const SKIPPED_DELETED = 'lançamento excluído pelo usuário; uma nova importação não o recria';
+
+/** The source of a connection's entries (the JSON import and the Open Finance connector share it). */
+export const connectionSource = (connectionId: string): ImportSource => ({
+  namespace: `connection:${connectionId}`,
+  connectionId,
+});
+
+/** A positive decimal as stored: no leading zeros, at least two decimals (`"12.3"` → `"12.30"`, `"007"` → `"7.00"`). */
+export function decimalText(value: string): string {
+  const [whole, fraction = ''] = value.split('.');
+  const digits = whole.replace(/^0+(?=\d)/, '');
+  return `${digits}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
+}
