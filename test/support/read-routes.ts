@@ -85,6 +85,7 @@ export function readRoutes(ids: ReadIds, dates: ReadDates, company: boolean): Re
     'GET /v1/webhooks/:id/deliveries': ids.webhook && `/v1/webhooks/${ids.webhook}/deliveries`,
     'GET /v1/jobs/:id': `/v1/jobs/${ids.job}`,
     'GET /v1/open-banking/connections': '/v1/open-banking/connections',
+    'GET /v1/reconciliation/suggestions': '/v1/reconciliation/suggestions',
   };
   const reads = publicRoutes.filter((route) => route.method === 'get' && (company || !route.business));
   const unknown = reads.map(nameOf).filter((name) => !(name in paths));

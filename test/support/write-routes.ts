@@ -31,6 +31,11 @@ export async function writeEveryRoute(
     calls.push({ route, status: response.status });
     return response.body;
   };
+  const sendFile = async (route: string, path: string, csv: string) => {
+    const response = await api.request('POST', path, { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    calls.push({ route, status: response.status });
+  };
+  const [day, month, year] = [today.slice(8), today.slice(5, 7), today.slice(0, 4)];
   const account = await send('POST /v1/accounts', '/v1/accounts', { name: 'Nova conta', logo: '260' });
   await send('PUT /v1/accounts/:id', `/v1/accounts/${account.id}`, { name: 'Conta renomeada' });
   const card = await send('POST /v1/credit-cards', '/v1/credit-cards', {
@@ -137,6 +142,28 @@ export async function writeEveryRoute(
     connection: { id: randomUUID(), institution: 'Banco' },
     accounts: [{ external_id: 'nova', name: 'Conta importada', type: 'PERSONAL_BANK', subtype: null, balance: 10 }],
   });
+  await sendFile(
+    'POST /v1/accounts/:id/statements',
+    `/v1/accounts/${ids.account}/statements?preset=nubank-conta`,
+    `Data,Valor,Identificador,Descrição\n${day}/${month}/${year},-12.50,extrato-1,Padaria\n${day}/${month}/${year},300.00,extrato-2,Pix recebido\n`,
+  );
+  await sendFile(
+    'POST /v1/credit-cards/:id/statements',
+    `/v1/credit-cards/${ids.card}/statements?preset=nubank-cartao`,
+    `date,title,amount\n${today},Mercado,45.90\n`,
+  );
+  const forecast = await send('POST /v1/transactions', '/v1/transactions', {
+    amount: 7_700,
+    date: today,
+    is_expense: true,
+    title: 'Conta de luz',
+    account_id: ids.account,
+    paid: false,
+  });
+  await send('POST /v1/transactions/:id/reconcile', `/v1/transactions/${forecast.id}/reconcile`, {
+    transaction_id: payable.id,
+  });
+  await send('POST /v1/transactions/:id/unreconcile', `/v1/transactions/${forecast.id}/unreconcile`);
   // the deletions, last
   await send('DELETE /v1/transactions/:id', `/v1/transactions/${copy.id}`);
   await send('DELETE /v1/credit-cards/:id', `/v1/credit-cards/${card.id}`);
