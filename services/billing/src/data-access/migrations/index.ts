@@ -1,4 +1,4 @@
-import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
+import { AddIdempotencyRecoveryPoint, CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import {
@@ -29,4 +29,5 @@ export const billingMigrations: MigrationList = [
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -2,6 +2,7 @@ import { type CalendarDate, parseCalendarDate } from '@finance/shared/calendar';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { isBillable, NOT_BILLABLE } from '@finance/shared/contracts/billing/bills';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsInMonths, byMonth, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCardShared } from '../../data-access/card-repository.ts';
@@ -38,18 +39,18 @@ export async function assignBills(
   return em.transactional(async (tx) => {
     const card = await findCardShared(tx, ctx, input.credit_card_id);
     if (!card) throw notFound(CARD_NOT_FOUND);
-    if (dates.length === 0) return { card: cardSummary(card), assignments: [] };
+    if (dates.length === 0) return keepAnswer({ card: cardSummary(card), assignments: [] });
     const window = monthWindow(dates);
     const stored = byMonth(await billsInMonths(tx, card.id, window.from, window.to));
     const months = dates.map((date) => monthForDate(card, stored, date));
     const { rows } = await ensureBills(tx, card, months);
     await reopenForRollover(tx, [...new Set(months.map((month) => rows.get(month)!.id))]);
-    return {
+    return keepAnswer({
       card: cardSummary(card),
       assignments: dates.map((date: CalendarDate, index) => {
         const bill = rows.get(months[index])!;
         return { date, bill_id: bill.id, billed_at: bill.closingDate };
       }),
-    };
+    });
   });
 }

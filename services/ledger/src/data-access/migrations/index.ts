@@ -1,4 +1,4 @@
-import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
+import { AddIdempotencyRecoveryPoint, CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import {
   AddOutboxClaim,
@@ -53,4 +53,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0018-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0019-recategorization-lanes', class: RecategorizationLanes },
   { name: '0020-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];
