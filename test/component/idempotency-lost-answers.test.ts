@@ -263,8 +263,11 @@ describe('idempotency: a retried write after its answer was lost', () => {
   });
 
   it('when insights dies right after committing a goal withdrawal, then the retry replays its answer and one withdrawal exists', async () => {
-    const goal = (await tenant.api.post('/v2/goals', { title: 'Reserva', amount: 100_000, deadline: '2027-12-31' })).body;
-    expect((await tenant.api.post(`/v2/goals/${goal.id}/values`, { date: '2026-03-01', value: 5000 })).status).toBe(201);
+    const goal = (await tenant.api.post('/v2/goals', { title: 'Reserva', amount: 100_000, deadline: '2027-12-31' }))
+      .body;
+    expect((await tenant.api.post(`/v2/goals/${goal.id}/values`, { date: '2026-03-01', value: 5000 })).status).toBe(
+      201,
+    );
     dieAfterCommit('insights', /\/values$/);
     const body = { date: '2026-03-05', value: 2000, is_expense: true };
     const path = `/v2/goals/${goal.id}/values`;
@@ -282,7 +285,7 @@ describe('idempotency: a retried write after its answer was lost', () => {
     expect((await tenant.api.get(`/v2/goals/${goal.id}`)).body.goal.saved).toBe(3000);
   });
 
-  it('when the ledger dies right after committing a pay\'s payment, then the retry returns that payment, replayed, and one row exists', async () => {
+  it("when the ledger dies right after committing a pay's payment, then the retry returns that payment, replayed, and one row exists", async () => {
     const billId = await billWithPurchase(6100);
     dieAfterCommit('ledger', /\/internal\/v1\/bill-payments$/);
     const first = await pay(billId, 'pay-ledger-died-1');
@@ -296,6 +299,72 @@ describe('idempotency: a retried write after its answer was lost', () => {
     expect(retry.body.payment).toMatchObject({ id: row.id, amount: 6100, bill_id: billId, is_bill_payment: true });
     expect(retry.body.bill).toMatchObject({ id: billId, paid: 6100, balance: 0, status: 'PAID' });
     expect(await payments(billId)).toHaveLength(1);
+  });
+
+  it('when billing dies right after committing a closing-day change, then the retry rebuilds the answer from its recovery point, replayed', async () => {
+    const card = await tenant.api.post('/v1/credit-cards', {
+      name: 'Cartão dias',
+      account_id: accountId,
+      closing_date: 10,
+      expiring_date: 17,
+      limit: 1_000_000,
+    });
+    dieAfterCommit('billing', /^\/v2\/bills\/closing-date/);
+    const path = `/v2/bills/closing-date/by-card/${card.body.id}`;
+    const body = { closing_day: 3, edition_type: 'ALL' };
+    expect((await keyed('PATCH', path, 'closing-lost-1', body)).status).toBe(503);
+    const versions = () =>
+      stack.sql<{ calendar_version: number }>('select calendar_version from billing.credit_cards where id = $1', [
+        card.body.id,
+      ]);
+    const [changed] = await versions();
+
+    const retry = await keyed('PATCH', path, 'closing-lost-1', body);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.updated).toBeGreaterThan(0);
+    expect(String(retry.body.bill.closing_date).slice(8, 10)).toBe('03');
+    // nothing ran twice: the calendar moved once
+    expect(await versions()).toEqual([changed]);
+    const again = await keyed('PATCH', path, 'closing-lost-1', body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retry.body);
+  });
+
+  it('when billing dies right after committing a card update, then the retry rebuilds the card from its recovery point, replayed', async () => {
+    const card = (
+      await tenant.api.post('/v1/credit-cards', {
+        name: 'Cartão nome',
+        account_id: accountId,
+        closing_date: 10,
+        expiring_date: 17,
+        limit: 1_000_000,
+      })
+    ).body;
+    dieAfterCommit('billing', /^\/v1\/credit-cards\//);
+    const body = { name: 'Cartão renomeado', limit: 500_000 };
+    expect((await keyed('PUT', `/v1/credit-cards/${card.id}`, 'card-lost-1', body)).status).toBe(503);
+    const retry = await keyed('PUT', `/v1/credit-cards/${card.id}`, 'card-lost-1', body);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body);
+    expect(retry.body).toMatchObject({ name: 'Cartão renomeado', limit: 500_000 });
+  });
+
+  it('when the ledger dies right after committing an import, then the retry answers its one job, replayed', async () => {
+    dieAfterCommit('ledger', /^\/v1\/open-banking\/imports$/);
+    const body = {
+      connection: { id: 'conn-idem-lost', institution: 'Banco' },
+      accounts: [{ external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 }],
+      transactions: [],
+    };
+    expect((await keyed('POST', '/v1/open-banking/imports', 'import-lost-1', body)).status).toBe(503);
+    const retry = await keyed('POST', '/v1/open-banking/imports', 'import-lost-1', body);
+    expect([200, 202]).toContain(retry.status);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const jobs = await stack.sql<{ id: string }>("select id from ledger.background_jobs where kind = 'IMPORT'");
+    expect(jobs).toHaveLength(1);
+    expect(retry.body.job.id).toBe(jobs[0].id);
   });
 
   it('when ten plain creates with one key arrive at once, then one transaction and its key record exist and every other answer is that one or 409 in flight', async () => {
