@@ -125,7 +125,7 @@ describe('bill.paid when billing dies between the ledger commit of a payment and
     expect(paidEvents(billId)).toEqual([]);
 
     const restarted = await startBilling();
-    await waitFor(() => paidEvents(billId).length > 0, 20_000);
+    await waitFor(async () => paidEvents(billId).length > 0, 20_000);
     const [event] = paidEvents(billId);
     expect(event.data).toMatchObject({
       bill_id: billId,
@@ -139,7 +139,7 @@ describe('bill.paid when billing dies between the ledger commit of a payment and
     const retry = await pay(restarted.url);
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
-    expect((await retry.json()).payment.id).toBe(payments[0].id);
+    expect(((await retry.json()) as { payment: { id: string } }).payment.id).toBe(payments[0].id);
     await sleep(1500);
     expect(paidEvents(billId)).toHaveLength(1);
     expect(await stack.sql('select 1 from billing.outbox_events where type = $1', ['bill.paid'])).toHaveLength(1);
