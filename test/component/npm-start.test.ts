@@ -283,4 +283,27 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     process.kill(pgid, 'SIGTERM');
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 90_000);
+
+  it('when the supervisor itself meets an unhandled rejection, then it writes one JSON line, stops every service and exits 1', async () => {
+    const stderr: string[] = [];
+    const trigger = new URL('../support/process-fault-trigger.mjs', import.meta.url).pathname;
+    const { npm: group, pgid } = await startGroup(stderr, { NODE_OPTIONS: `--import=${trigger}` });
+    const exited = new Promise<number | null>((resolve) => group.once('exit', (code) => resolve(code)));
+    process.kill(servicePid(pgid, 'scripts/start.ts') as number, 'SIGUSR2');
+    expect(await exited).toBe(1);
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+    const lines = stderr
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 60,
+        service: 'start',
+        origin: 'unhandled rejection',
+        err: expect.objectContaining({ message: 'a rejection in the supervisor (test)' }),
+      }),
+    ]);
+  }, 70_000);
 });
