@@ -73,6 +73,25 @@ function run(name: Service) {
   });
 }
 
+/**
+ * A fault of the supervisor itself (an uncaught exception or unhandled rejection): one JSON line on stderr, like
+ * the services' (the supervisor loads no logger), then every service stops and the group exits with code 1.
+ */
+function onFault(origin: string) {
+  return (err: unknown) => {
+    if (stopping) return;
+    const error =
+      err instanceof Error ? { type: err.name, message: err.message, stack: err.stack } : { message: String(err) };
+    const line = { level: 60, time: new Date().toISOString(), service: 'start', origin, err: error };
+    process.stderr.write(`${JSON.stringify({ ...line, msg: `start: ${origin}; stopping every service` })}\n`);
+    process.exitCode = 1;
+    stopAll('SIGTERM');
+  };
+}
+
+process.on('uncaughtException', onFault('uncaught exception'));
+process.on('unhandledRejection', onFault('unhandled rejection'));
+
 for (const name of SERVICES) run(name);
 
 process.on('SIGTERM', () => stopAll('SIGTERM'));

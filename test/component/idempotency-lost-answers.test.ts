@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KEY_ANSWER_LOST, KEY_IN_FLIGHT } from '@finance/shared/db/idempotency-records';
+import { KEY_IN_FLIGHT } from '@finance/shared/db/idempotency-records';
 import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
 import { PAYMENT_IN_PROGRESS } from '../../services/billing/src/domain/bills/pay-bill.ts';
 import { freePort } from '../support/free-port.ts';
@@ -8,10 +8,11 @@ import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 /**
- * A pay whose first answer never reached the client is retried with the same Idempotency-Key: the retry
- * returns that payment and the ledger holds one payment row, whatever lost the answer.
+ * A write whose first answer never reached the client is retried with the same Idempotency-Key: the retry
+ * returns that write's answer and the owning service holds it once, whatever lost the answer (a service killed
+ * right after its commit, a gateway timeout, Redis down).
  */
-describe('idempotency: a retried pay after its answer was lost', () => {
+describe('idempotency: a retried write after its answer was lost', () => {
   let redis: DisposableRedis;
   let stack: TestStack;
   let tenant: Tenant;
@@ -27,6 +28,7 @@ describe('idempotency: a retried pay after its answer was lost', () => {
   });
   afterEach(() => {
     idempotencyTestHooks.beforeAnswer = undefined;
+    idempotencyTestHooks.afterCommit = undefined;
   });
   afterAll(async () => {
     await stack?.stop();
@@ -199,24 +201,170 @@ describe('idempotency: a retried pay after its answer was lost', () => {
     expect(await payments(billId)).toHaveLength(1);
   });
 
-  it('when the ledger dies right after committing a transaction, then a retry never writes it again and says the answer was lost', async () => {
-    let drops = 1;
-    idempotencyTestHooks.beforeAnswer = async (service, req) =>
-      service === 'ledger' && req.path === '/v1/transactions' && drops-- > 0 ? 'drop' : undefined;
+  /** The service `service` dies right after the commit of the next keyed request to `path` (once). */
+  const dieAfterCommit = (service: string, path: RegExp) => {
+    let deaths = 1;
+    idempotencyTestHooks.afterCommit = async (name, req) =>
+      name === service && path.test(req.path) && deaths-- > 0 ? 'drop' : undefined;
+  };
+  /** What the key's record kept in the commit of the write, in the service that owns it. */
+  const kept = async (service: string, key: string) =>
+    (
+      await stack.sql<{ status: number | null; body: string | null }>(
+        `select status, body from ${service}.idempotency_keys where idempotency_key = $1`,
+        [key],
+      )
+    )[0];
+  const keyed = (method: string, path: string, key: string, body: unknown) =>
+    tenant.api.request(method, path, { body, headers: { 'idempotency-key': key } });
+
+  it('when the ledger dies right after committing a create, then the retry replays its answer and one row exists', async () => {
+    dieAfterCommit('ledger', /^\/v1\/transactions$/);
     const body = { amount: 990, date: '2026-03-10', is_expense: true, title: 'Idem perdida', account_id: accountId };
-    const send = () =>
-      tenant.api.request('POST', '/v1/transactions', { body, headers: { 'idempotency-key': 'tx-lost-1' } });
-    const rows = () => stack.sql("select id from ledger.transactions where title = 'Idem perdida'");
-    expect((await send()).status).toBe(503);
+    const rows = () => stack.sql<{ id: string }>("select id from ledger.transactions where title = 'Idem perdida'");
+    expect((await keyed('POST', '/v1/transactions', 'tx-lost-1', body)).status).toBe(503);
+    const [row] = await rows();
+    const record = await kept('ledger', 'tx-lost-1');
+    expect(record.status).toBe(201);
+
+    const retry = await keyed('POST', '/v1/transactions', 'tx-lost-1', body);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(JSON.parse(record.body as string));
+    expect(retry.body).toEqual((await tenant.api.get(`/v1/transactions/${row.id}`)).body);
     expect(await rows()).toHaveLength(1);
-    const retry = await send();
-    expect(retry).toMatchObject({ status: 409, body: { message: KEY_IN_FLIGHT, statusCode: 409, error: 'Conflict' } });
-    await stack.sql(
-      "update ledger.idempotency_keys set created_at = now() - interval '2 minutes' where idempotency_key = 'tx-lost-1'",
+  });
+
+  it('when the ledger dies right after committing a transfer, then the retry replays its answer and one pair exists', async () => {
+    const other = (await tenant.api.post('/v1/accounts', { name: 'Poupança', logo: '341' })).body.id;
+    dieAfterCommit('ledger', /create-transfer$/);
+    const body = {
+      amount: 1500,
+      date: '2026-03-12',
+      title: 'Idem transferência',
+      paid: true,
+      sent_account_id: accountId,
+      received_account_id: other,
+    };
+    const legs = () =>
+      stack.sql<{ id: string; is_expense: boolean }>(
+        "select id, is_expense from ledger.transactions where title = 'Idem transferência' and deleted_at is null",
+      );
+    expect((await keyed('POST', '/v1/transactions/create-transfer', 'transfer-lost-1', body)).status).toBe(503);
+    expect(await legs()).toHaveLength(2);
+
+    const retry = await keyed('POST', '/v1/transactions/create-transfer', 'transfer-lost-1', body);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(JSON.parse((await kept('ledger', 'transfer-lost-1')).body as string));
+    const outgoing = (await legs()).find((leg) => leg.is_expense);
+    expect(retry.body).toMatchObject({ id: outgoing?.id, amount: 1500, type: 'TRANSFER', account_id: accountId });
+    expect(await legs()).toHaveLength(2);
+  });
+
+  it('when insights dies right after committing a goal withdrawal, then the retry replays its answer and one withdrawal exists', async () => {
+    const goal = (await tenant.api.post('/v2/goals', { title: 'Reserva', amount: 100_000, deadline: '2027-12-31' }))
+      .body;
+    expect((await tenant.api.post(`/v2/goals/${goal.id}/values`, { date: '2026-03-01', value: 5000 })).status).toBe(
+      201,
     );
-    const later = await send();
-    expect(later).toMatchObject({ status: 409, body: { message: KEY_ANSWER_LOST, statusCode: 409 } });
-    expect(await rows()).toHaveLength(1);
+    dieAfterCommit('insights', /\/values$/);
+    const body = { date: '2026-03-05', value: 2000, is_expense: true };
+    const path = `/v2/goals/${goal.id}/values`;
+    const withdrawals = () =>
+      stack.sql<{ id: string }>('select id from insights.goal_values where goal_id = $1 and is_expense', [goal.id]);
+    expect((await keyed('POST', path, 'withdrawal-lost-1', body)).status).toBe(503);
+    const [row] = await withdrawals();
+
+    const retry = await keyed('POST', path, 'withdrawal-lost-1', body);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(JSON.parse((await kept('insights', 'withdrawal-lost-1')).body as string));
+    expect(retry.body).toMatchObject({ id: row.id, value: 2000, is_expense: true });
+    expect(await withdrawals()).toHaveLength(1);
+    expect((await tenant.api.get(`/v2/goals/${goal.id}`)).body.goal.saved).toBe(3000);
+  });
+
+  it("when the ledger dies right after committing a pay's payment, then the retry returns that payment, replayed, and one row exists", async () => {
+    const billId = await billWithPurchase(6100);
+    dieAfterCommit('ledger', /\/internal\/v1\/bill-payments$/);
+    const first = await pay(billId, 'pay-ledger-died-1');
+    expect(first.status).toBe(503);
+    const [row] = await payments(billId);
+    expect(Number(row.amount)).toBe(6100);
+
+    const retry = await pay(billId, 'pay-ledger-died-1');
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.payment).toMatchObject({ id: row.id, amount: 6100, bill_id: billId, is_bill_payment: true });
+    expect(retry.body.bill).toMatchObject({ id: billId, paid: 6100, balance: 0, status: 'PAID' });
+    expect(await payments(billId)).toHaveLength(1);
+  });
+
+  it('when billing dies right after committing a closing-day change, then the retry rebuilds the answer from its recovery point, replayed', async () => {
+    const card = await tenant.api.post('/v1/credit-cards', {
+      name: 'Cartão dias',
+      account_id: accountId,
+      closing_date: 10,
+      expiring_date: 17,
+      limit: 1_000_000,
+    });
+    dieAfterCommit('billing', /^\/v2\/bills\/closing-date/);
+    const path = `/v2/bills/closing-date/by-card/${card.body.id}`;
+    const body = { closing_day: 3, edition_type: 'ALL' };
+    expect((await keyed('PATCH', path, 'closing-lost-1', body)).status).toBe(503);
+    const versions = () =>
+      stack.sql<{ calendar_version: number }>('select calendar_version from billing.credit_cards where id = $1', [
+        card.body.id,
+      ]);
+    const [changed] = await versions();
+
+    const retry = await keyed('PATCH', path, 'closing-lost-1', body);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.updated).toBeGreaterThan(0);
+    expect(String(retry.body.bill.closing_date).slice(8, 10)).toBe('03');
+    // nothing ran twice: the calendar moved once
+    expect(await versions()).toEqual([changed]);
+    const again = await keyed('PATCH', path, 'closing-lost-1', body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retry.body);
+  });
+
+  it('when billing dies right after committing a card update, then the retry rebuilds the card from its recovery point, replayed', async () => {
+    const card = (
+      await tenant.api.post('/v1/credit-cards', {
+        name: 'Cartão nome',
+        account_id: accountId,
+        closing_date: 10,
+        expiring_date: 17,
+        limit: 1_000_000,
+      })
+    ).body;
+    dieAfterCommit('billing', /^\/v1\/credit-cards\//);
+    const body = { name: 'Cartão renomeado', limit: 500_000 };
+    expect((await keyed('PUT', `/v1/credit-cards/${card.id}`, 'card-lost-1', body)).status).toBe(503);
+    const retry = await keyed('PUT', `/v1/credit-cards/${card.id}`, 'card-lost-1', body);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual((await tenant.api.get(`/v1/credit-cards/${card.id}`)).body);
+    expect(retry.body).toMatchObject({ name: 'Cartão renomeado', limit: 500_000 });
+  });
+
+  it('when the ledger dies right after committing an import, then the retry answers its one job, replayed', async () => {
+    dieAfterCommit('ledger', /^\/v1\/open-banking\/imports$/);
+    const body = {
+      connection: { id: 'conn-idem-lost', institution: 'Banco' },
+      accounts: [{ external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 }],
+      transactions: [],
+    };
+    expect((await keyed('POST', '/v1/open-banking/imports', 'import-lost-1', body)).status).toBe(503);
+    const retry = await keyed('POST', '/v1/open-banking/imports', 'import-lost-1', body);
+    expect([200, 202]).toContain(retry.status);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const jobs = await stack.sql<{ id: string }>("select id from ledger.background_jobs where kind = 'IMPORT'");
+    expect(jobs).toHaveLength(1);
+    expect(retry.body.job.id).toBe(jobs[0].id);
   });
 
   it('when ten plain creates with one key arrive at once, then one transaction and its key record exist and every other answer is that one or 409 in flight', async () => {

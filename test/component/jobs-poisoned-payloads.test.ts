@@ -39,6 +39,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.recurrence]: 'ledger',
     [QUEUES.cardMoves]: 'ledger',
     [QUEUES.cardLedgerSync]: 'billing',
+    [QUEUES.billingLedgerEvents]: 'billing',
     [QUEUES.webhookEvents]: 'insights',
     [QUEUES.webhookDeliveries]: 'insights',
   };
@@ -117,6 +118,13 @@ describe('background jobs with poisoned payloads', () => {
       EVENT_BATCH_JOB,
       batchOf({ event_id: UNKNOWN_UUID, type: 'bill.paid', context: { user_id: UNKNOWN_UUID, profile_id: null } }),
       'no handler for event bill.paid',
+    ],
+    [
+      "a bill's payment event without its payment",
+      QUEUES.billingLedgerEvents,
+      EVENT_BATCH_JOB,
+      batchOfEvent('bill.payment_recorded', { bill_id: UNKNOWN_UUID }),
+      'malformed bill.payment_recorded event',
     ],
     [
       'a transaction change without its transactions',

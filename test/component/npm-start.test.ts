@@ -53,12 +53,16 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
    * megabytes: once a process of the group has used `process.stderr`, libuv has made the pipe's shared end
    * non-blocking, and Node's native debug lines (written with `fwrite`) are dropped when the pipe is full.
    */
-  async function startGroup(stderr: string[] | string = [], env: Record<string, string | undefined> = {}) {
+  async function startGroup(
+    stderr: string[] | string = [],
+    env: Record<string, string | undefined> = {},
+    stdout?: string[],
+  ) {
     const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const stderrFile = typeof stderr === 'string' ? openSync(stderr, 'w') : undefined;
     npm = spawn('npm', ['start'], {
       detached: true,
-      stdio: ['ignore', 'ignore', stderrFile ?? 'pipe'],
+      stdio: ['ignore', stdout ? 'pipe' : 'ignore', stderrFile ?? 'pipe'],
       env: {
         ...process.env,
         NODE_ENV: 'test',
@@ -73,6 +77,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
       },
     });
     if (Array.isArray(stderr)) npm.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    if (stdout) npm.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk.toString()));
     if (stderrFile !== undefined) closeSync(stderrFile);
     const pgid = npm.pid as number;
     // the four start side by side: each answers on its own port
@@ -212,4 +217,94 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     await waitFor(async () => !groupAlive(pgid), 25_000);
     expect(stderr.join('')).toContain('billing crashed 5 times within a minute');
   }, 90_000);
+
+  it('when a handler leaves a rejection without a catch and an interval throws, then each process logs one JSON line with the request id, answers its request in flight 503, exits 1, is restarted, and answers the next request', async () => {
+    const stderr: string[] = [];
+    const stdout: string[] = [];
+    // the preload (test only) turns a request id into a fault: `fault-<service>-reject-…`, `fault-<service>-interval-…`
+    const trigger = new URL('../support/process-fault-trigger.mjs', import.meta.url).pathname;
+    const { pgid, ports } = await startGroup(
+      stderr,
+      { LOG_LEVEL: 'fatal', NODE_OPTIONS: `--import=${trigger}` },
+      stdout,
+    );
+    const fatalLines = () =>
+      stdout
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+
+    // the ledger: a rejection nobody catches while its request is in flight
+    const ledgerPid = servicePid(pgid, 'ledger');
+    const inFlight = await fetch(`http://127.0.0.1:${ports.ledger}/healthz`, {
+      headers: { 'x-request-id': 'fault-ledger-reject-1' },
+    });
+    expect(inFlight.status).toBe(503);
+    expect(inFlight.headers.get('retry-after')).toBe('5');
+    expect(await inFlight.json()).toEqual({
+      message: 'Serviço temporariamente indisponível',
+      statusCode: 503,
+      error: 'Service Unavailable',
+    });
+    await waitFor(async () => stderr.join('').includes('ledger exited (1); restarting it'), 10_000);
+    await waitFor(() => answers(ports.ledger), 15_000);
+    expect(servicePid(pgid, 'ledger')).not.toBe(ledgerPid);
+    expect(await answers(ports.ledger, '/healthz')).toBe(true);
+
+    // the gateway: an interval a request started throws after the request was answered
+    const gatewayPid = servicePid(pgid, 'gateway');
+    const started = await fetch(`http://127.0.0.1:${ports.gateway}/healthz`, {
+      headers: { 'x-request-id': 'fault-gateway-interval-1' },
+    });
+    expect(started.status).toBe(200);
+    await waitFor(async () => stderr.join('').includes('gateway exited (1); restarting it'), 10_000);
+    await waitFor(() => answers(ports.gateway, '/healthz'), 15_000);
+    expect(servicePid(pgid, 'gateway')).not.toBe(gatewayPid);
+    expect(await answers(ports.gateway, '/openapi.json')).toBe(true);
+
+    // one line each, JSON, naming the request the fault happened for
+    expect(fatalLines()).toEqual([
+      expect.objectContaining({
+        level: 60,
+        service: 'ledger',
+        origin: 'unhandled rejection',
+        req_id: 'fault-ledger-reject-1',
+        err: expect.objectContaining({ message: 'a rejection nobody catches (test)' }),
+      }),
+      expect.objectContaining({
+        level: 60,
+        service: 'gateway',
+        origin: 'uncaught exception',
+        req_id: 'fault-gateway-interval-1',
+        err: expect.objectContaining({ message: 'an interval that throws (test)' }),
+      }),
+    ]);
+    expect(groupAlive(pgid)).toBe(true);
+    process.kill(pgid, 'SIGTERM');
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+  }, 90_000);
+
+  it('when the supervisor itself meets an unhandled rejection, then it writes one JSON line, stops every service and exits 1', async () => {
+    const stderr: string[] = [];
+    const trigger = new URL('../support/process-fault-trigger.mjs', import.meta.url).pathname;
+    const { npm: group, pgid } = await startGroup(stderr, { NODE_OPTIONS: `--import=${trigger}` });
+    const exited = new Promise<number | null>((resolve) => group.once('exit', (code) => resolve(code)));
+    process.kill(servicePid(pgid, 'scripts/start.ts') as number, 'SIGUSR2');
+    expect(await exited).toBe(1);
+    await waitFor(async () => !groupAlive(pgid), 25_000);
+    const lines = stderr
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 60,
+        service: 'start',
+        origin: 'unhandled rejection',
+        err: expect.objectContaining({ message: 'a rejection in the supervisor (test)' }),
+      }),
+    ]);
+  }, 70_000);
 });

@@ -10,6 +10,7 @@ import { mountInternalInsightsRoutes } from './entry-points/http/internal-insigh
 import { mountInternalLedgerRoutes } from './entry-points/http/internal-ledger-routes.ts';
 import { startBillRolloverWorker } from './entry-points/jobs/bill-rollover-worker.ts';
 import { startCardLedgerSyncWorker } from './entry-points/jobs/card-ledger-sync-worker.ts';
+import { startLedgerEventsWorker } from './entry-points/jobs/ledger-events-worker.ts';
 
 /** Billing: credit cards and their bills, in the `billing` schema. */
 export const billingService: ServiceDefinition<BillingConfig> = {
@@ -17,7 +18,7 @@ export const billingService: ServiceDefinition<BillingConfig> = {
   schema: 'billing',
   entities: [OutboxEventSchema, ProcessedEventSchema, CreditCardSchema],
   migrations: billingMigrations,
-  // bill.closed / bill.overdue / bill.paid leave through the outbox (webhooks)
+  // bill.closed / bill.overdue / bill.paid leave through the outbox (webhooks); the ledger's payments come in (inbox)
   hasOutbox: true,
   mountRoutes: (app, runtime) => {
     mountCardRoutes(app, runtime);
@@ -25,5 +26,9 @@ export const billingService: ServiceDefinition<BillingConfig> = {
     mountInternalLedgerRoutes(app, runtime);
     mountInternalInsightsRoutes(app, runtime);
   },
-  startWorkers: async (runtime) => [await startBillRolloverWorker(runtime), await startCardLedgerSyncWorker(runtime)],
+  startWorkers: async (runtime) => [
+    await startBillRolloverWorker(runtime),
+    await startCardLedgerSyncWorker(runtime),
+    startLedgerEventsWorker(runtime),
+  ],
 };

@@ -23,13 +23,34 @@ export interface IdempotencyScope {
   claim: string;
   /** The record committed with one of this request's transactions (so the answer updates it). */
   written: boolean;
-  /** The transaction the record was inserted into, until it commits. */
-  pending: unknown;
+  /** The transaction that wrote the record (or its answer) and what it keeps, until it commits. */
+  pending: { trx: unknown; answer: KeptAnswer | null } | null;
   /** Writes this request sent to other services, numbering their derived keys (`<key> #<n>`). */
   calls: number;
+  /** How many of those the other service answered as replays (its write committed for an earlier attempt)… */
+  replayed: number;
+  /** …and how many it answered with a write it committed just now. */
+  committedElsewhere: number;
   /** The answer is on its way: timers the request started later (a relay it woke) no longer join. */
   closed: boolean;
+  /** The route's success status, for an answer kept before it is sent (`keepAnswer`). */
+  successStatus: number;
+  /** What the next transaction to commit keeps in the record: the answer, or the point to rebuild it from. */
+  answer: KeptAnswer | null;
+  /** What the record holds since a commit of this request, if any. */
+  kept: KeptAnswer | null;
+  /** A retry whose first attempt committed a recovery point: the route rebuilds the answer from it. */
+  recovering?: unknown;
+  /** Runs right after the commit that wrote the record (a test hook; see `idempotencyTestHooks.afterCommit`). */
+  afterCommit?: () => Promise<void>;
 }
+
+/**
+ * What a record keeps of its request: the answer (status and JSON text), or, for a request whose answer comes
+ * only after the commit (it waits for a job, or for another service), the recovery point its route rebuilds the
+ * answer from (JSON text).
+ */
+export type KeptAnswer = { status: number; body: string | null } | { recovery: string };
 
 /** The scope of the request being served; transactions committed inside it carry its record. */
 export const idempotencyScope = new AsyncLocalStorage<IdempotencyScope | null>();
@@ -39,6 +60,7 @@ export interface StoredAnswer {
   claim: string;
   status: number | null;
   body: string | null;
+  recovery: string | null;
   ageSeconds: number;
 }
 
@@ -60,11 +82,18 @@ export class CreateIdempotencyKeysTable extends Migration {
   }
 }
 
+/** The point a retry rebuilds an answer from, kept by the write's commit when the answer comes after it. */
+export class AddIdempotencyRecoveryPoint extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table idempotency_keys add column recovery text');
+  }
+}
+
 /**
  * Runs `work` outside the request's idempotency record: for bookkeeping writes that are not the request's
- * outcome (a lease taken and released around a call to another service, an event announcing what that service
- * did). The request's record then lands with its answer, and a retry whose first answer was lost runs again,
- * replaying the other service's writes through their derived keys instead of finding a record without answer.
+ * outcome (a lease taken and released around a call to another service). The request's record then lands with
+ * its answer, and a retry whose first answer was lost runs again, replaying the other service's writes through
+ * their derived keys instead of finding a record without answer.
  */
 export function outsideIdempotencyRecord<T>(work: () => Promise<T>): Promise<T> {
   return idempotencyScope.run(null, work);
@@ -80,39 +109,69 @@ export class IdempotencyRaceLost extends AppError {
 // a transaction that changed nothing (no transaction id assigned: no row written or locked) carries no record
 const INSERT = `with wrote as (select txid_current_if_assigned() is not null as yes),
   inserted as (
-    insert into idempotency_keys (key_id, idempotency_key, fingerprint, claim)
-      select ?, ?, ?, ? from wrote where yes
+    insert into idempotency_keys (key_id, idempotency_key, fingerprint, claim, status, body, recovery, answered_at)
+      select ?, ?, ?, ?, ?::smallint, ?, ?, case when ?::smallint is null then null else now() end from wrote where yes
     on conflict (key_id, idempotency_key) do nothing returning claim)
   select (select yes from wrote) as wrote, (select claim from inserted) as claim`;
 
+const COMPLETE = `update idempotency_keys
+  set status = ?::smallint, body = ?, recovery = ?, answered_at = case when ?::smallint is null then null else now() end
+  where key_id = ? and idempotency_key = ? and claim = ?`;
+
+/** The record's columns for what a request keeps: status, body, recovery point. */
+const columnsOf = (kept: KeptAnswer | null): [number | null, string | null, string | null] =>
+  !kept ? [null, null, null] : 'recovery' in kept ? [null, null, kept.recovery] : [kept.status, kept.body, null];
+
 /**
  * Joins every outermost transaction committed inside an idempotency scope: the first one that wrote
- * something inserts the key's record, so the write and the record commit (or roll back) together. A twin request holding the
- * same key waits on the primary key, then finds it taken and rolls its own write back.
+ * something inserts the key's record, with the answer (or recovery point) the request keeps by then
+ * (`keepAnswer`), so the write, the record and its answer commit (or roll back) together; a later transaction
+ * that keeps something new updates the record. A twin request holding the same key waits on the primary key,
+ * then finds it taken and rolls its own write back.
  */
 export class IdempotencySubscriber implements EventSubscriber {
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
     const scope = idempotencyScope.getStore();
     const trx = args.transaction as object | undefined;
-    if (!scope || scope.written || scope.closed || !trx || 'savepointName' in trx) return;
-    const [row] = await args.em
-      .getConnection()
-      .execute<Array<{ wrote: boolean; claim: string | null }>>(
+    if (!scope || scope.closed || !trx || 'savepointName' in trx) return;
+    const answer = scope.answer;
+    const [status, body, recovery] = columnsOf(answer);
+    const connection = args.em.getConnection();
+    if (scope.written) {
+      if (!answer || answer === scope.kept) return;
+      const where = [scope.keyId, scope.key, scope.claim];
+      await connection.execute(COMPLETE, [status, body, recovery, status, ...where], 'run', trx);
+    } else {
+      const [row] = await connection.execute<Array<{ wrote: boolean; claim: string | null }>>(
         INSERT,
-        [scope.keyId, scope.key, scope.fingerprint, scope.claim],
+        [scope.keyId, scope.key, scope.fingerprint, scope.claim, status, body, recovery, status],
         'all',
         trx,
       );
-    if (!row.wrote) return;
-    if (row.claim === null) throw new IdempotencyRaceLost();
-    scope.pending = trx;
+      if (!row.wrote) return;
+      if (row.claim === null) throw new IdempotencyRaceLost();
+    }
+    scope.pending = { trx, answer };
   }
 
   async afterTransactionCommit(args: TransactionEventArgs): Promise<void> {
     const scope = idempotencyScope.getStore();
-    if (scope?.pending && scope.pending === args.transaction) {
-      scope.written = true;
-      scope.pending = null;
+    const pending = scope?.pending;
+    if (!scope || !pending || pending.trx !== args.transaction) return;
+    const first = !scope.written;
+    scope.written = true;
+    scope.kept = pending.answer ?? scope.kept;
+    scope.pending = null;
+    if (first) await scope.afterCommit?.();
+  }
+
+  async afterTransactionRollback(args: TransactionEventArgs): Promise<void> {
+    const scope = idempotencyScope.getStore();
+    const trx = args.transaction as object | undefined;
+    // what was kept inside a transaction that rolled back was never the request's
+    if (scope && trx && !('savepointName' in trx)) {
+      scope.answer = scope.kept;
+      if (scope.pending?.trx === trx) scope.pending = null;
     }
   }
 }
@@ -127,9 +186,16 @@ export async function findAnswer(em: EntityManager, keyId: string, key: string):
     'run',
   );
   const [row] = await connection.execute<
-    Array<{ fingerprint: string; claim: string; status: number | null; body: string | null; age: string }>
+    Array<{
+      fingerprint: string;
+      claim: string;
+      status: number | null;
+      body: string | null;
+      recovery: string | null;
+      age: string;
+    }>
   >(
-    `select fingerprint, claim, status, body, extract(epoch from now() - created_at)::float8 as age
+    `select fingerprint, claim, status, body, recovery, extract(epoch from now() - created_at)::float8 as age
        from idempotency_keys where key_id = ? and idempotency_key = ?`,
     [keyId, key],
   );
@@ -139,13 +205,14 @@ export async function findAnswer(em: EntityManager, keyId: string, key: string):
         claim: row.claim,
         status: row.status,
         body: row.body,
+        recovery: row.recovery,
         ageSeconds: Number(row.age),
       }
     : null;
 }
 
 /**
- * Keeps the answer: completes this request's own record, or inserts it when the request committed
+ * Keeps the answer: completes (or replaces) this request's own record, or inserts it when the request committed
  * nothing here (a rejection, or a write another service made). Never touches a twin's record.
  */
 export async function saveAnswer(em: EntityManager, scope: IdempotencyScope, status: number, body: string | null) {
@@ -153,8 +220,8 @@ export async function saveAnswer(em: EntityManager, scope: IdempotencyScope, sta
     `insert into idempotency_keys as k (key_id, idempotency_key, fingerprint, claim, status, body, answered_at)
        values (?, ?, ?, ?, ?, ?, now())
      on conflict (key_id, idempotency_key) do update set status = excluded.status, body = excluded.body,
-       answered_at = excluded.answered_at
-     where k.claim = excluded.claim and k.status is null`,
+       recovery = null, answered_at = excluded.answered_at
+     where k.claim = excluded.claim`,
     [scope.keyId, scope.key, scope.fingerprint, scope.claim, status, body],
     'run',
   );

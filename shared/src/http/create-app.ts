@@ -7,6 +7,7 @@ import { httpMetrics, registry } from '../telemetry/metrics.ts';
 import { accessLog } from './access-log.ts';
 import { OutageLog } from './dependency-outage.ts';
 import { errorMiddleware, notFoundHandler } from './error-middleware.ts';
+import { trackInFlight } from './in-flight.ts';
 import type { DrainState } from './server.ts';
 
 export interface AppOptions {
@@ -57,6 +58,7 @@ export function createApp(options: AppOptions): Express {
   app.use(traceRequests(options.service));
   if (options.publicFacing) app.use(helmet());
   app.use(requestId);
+  app.use(trackInFlight);
   app.use(accessLog(options.logger, HEALTH_PATHS));
   app.use(httpMetrics(options.service));
   const outage = new OutageLog(options.logger);

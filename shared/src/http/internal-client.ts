@@ -6,7 +6,7 @@ import { type HttpMethod, type NoInput, pathOf, type RouteContract } from '../co
 import { AppError } from '../errors/app-error.ts';
 import { injectTraceHeaders } from '../telemetry/tracing.ts';
 import { type Answer, bodyOf, endpointOf, exchange } from './exchange.ts';
-import { derivedIdempotencyKey, IDEMPOTENCY_HEADER } from './idempotency.ts';
+import { derivedIdempotencyKey, IDEMPOTENCY_HEADER, noteDerivedAnswer } from './idempotency.ts';
 
 /** A call to one contract: its path parameters, query and body typed by the contract's schemas. */
 export interface ContractCallOptions<P, Q, B> {
@@ -141,6 +141,7 @@ export class InternalClient {
     } catch {
       throw new AppError(503, 'Serviço interno indisponível');
     }
+    if (idempotencyKey) noteDerivedAnswer(response.headers);
     const bytes = bodyOf(response);
     if (response.statusCode >= 400) {
       const data = bytes.length ? JSON.parse(bytes.toString('utf8')) : undefined;

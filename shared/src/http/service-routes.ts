@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { type CallerContext, CONTEXT_HEADER, verifyContext } from '../context/signed-context.ts';
 import type { AnyRoute, RouteContract, RouteInput, ServiceName } from '../contracts/route.ts';
+import { idempotencyScope, KEY_IN_FLIGHT } from '../db/idempotency-records.ts';
 import { AppError } from '../errors/app-error.ts';
 import { servingIdempotentRequest } from './idempotency.ts';
 import { verifyJsonDepth } from './json-depth.ts';
@@ -57,6 +58,16 @@ export type RouteHandler<P, Q, B> = (
   req: Request,
 ) => Promise<unknown> | unknown;
 
+/**
+ * Rebuilds a route's answer, writing nothing, from the recovery point its first attempt kept with its write
+ * (`keepRecoveryPoint`), for a retry with the same `Idempotency-Key` after that attempt's answer was lost.
+ */
+export type RecoverHandler<P, Q, B> = (
+  point: unknown,
+  input: RouteInput<P, Q, B>,
+  context: CallerContext,
+) => Promise<unknown> | unknown;
+
 export function successStatus(contract: AnyRoute): number {
   const status = Object.keys(contract.responses)
     .map(Number)
@@ -87,6 +98,7 @@ export function mountRoute<P extends object, Q extends object, B>(
   router: Router,
   contract: RouteContract<P, Q, B>,
   handler: RouteHandler<P, Q, B>,
+  options: { recover?: RecoverHandler<P, Q, B> } = {},
 ): void {
   const status = successStatus(contract);
   const parsers = contract.bodyLimit ? [express.json({ limit: contract.bodyLimit, verify: verifyJsonDepth })] : [];
@@ -96,7 +108,13 @@ export function mountRoute<P extends object, Q extends object, B>(
     if (contract.business && !callerOf(res).business) {
       throw new AppError(403, 'Recurso disponível apenas para empresas com licença ativa');
     }
-    const answer = await handler(input, callerOf(res), req);
+    // an answer the use case keeps in its commit (`keepAnswer`) is sent with this status
+    const scope = idempotencyScope.getStore();
+    if (scope) scope.successStatus = status;
+    let answer: unknown;
+    if (scope?.recovering === undefined) answer = await handler(input, callerOf(res), req);
+    else if (options.recover) answer = await options.recover(scope.recovering, input, callerOf(res));
+    else throw new AppError(409, KEY_IN_FLIGHT);
     // the key's record keeps the answer `res.json` gives it (idempotentWrites): a stream is gathered first
     const result =
       answer instanceof JsonStream && servingIdempotentRequest() ? new JsonBytes(await gathered(answer)) : answer;

@@ -1,4 +1,5 @@
 import type { JobsOptions } from 'bullmq';
+import type { BillTotals } from '../contracts/internal/ledger-for-billing.ts';
 
 /** Every queue of the system; a worker may consume only a queue named here. */
 export const QUEUES = {
@@ -16,6 +17,8 @@ export const QUEUES = {
   /** Cards of a deleted account moving to another account in billing, after the deletion committed. */
   cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
+  /** Ledger events for billing: a bill's payment written, which billing announces as `bill.paid` when nothing is owed. */
+  billingLedgerEvents: 'billing.ledger-events',
   /** A card's effects on the ledger after billing committed (purchases re-billed by calendar, entries of a deleted card). */
   cardLedgerSync: 'billing.card-ledger-sync',
   goalReminders: 'insights.goal-reminders',
@@ -106,6 +109,17 @@ export interface BillEvent {
   payment?: { transaction_id: string; amount: number; date: string };
 }
 
+/**
+ * The ledger wrote a payment of a bill (in the payment's transaction): billing consumes it and, when the bill's
+ * sums leave nothing owed, records `bill.paid` in its inbox transaction.
+ */
+export interface BillPaymentRecorded {
+  bill_id: string;
+  payment: { transaction_id: string; amount: number; date: string };
+  /** The bill's sums in the ledger as the payment committed (null: the ledger holds nothing of it). */
+  totals: BillTotals | null;
+}
+
 /** An open-banking import finished (`import.completed`) or gave up (`import.failed`). */
 export interface ImportEvent {
   job_id: string;
@@ -148,6 +162,7 @@ export interface EventPayloads {
   'bill.closed': BillEvent;
   'bill.overdue': BillEvent;
   'bill.paid': BillEvent;
+  'bill.payment_recorded': BillPaymentRecorded;
   'import.completed': ImportEvent;
   'import.failed': ImportEvent;
   'rule.applied': RuleApplied;
@@ -181,6 +196,7 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'bill.closed': [QUEUES.webhookEvents],
   'bill.overdue': [QUEUES.webhookEvents],
   'bill.paid': [QUEUES.webhookEvents],
+  'bill.payment_recorded': [QUEUES.billingLedgerEvents],
   'import.completed': [QUEUES.webhookEvents],
   'import.failed': [QUEUES.webhookEvents],
   'rule.applied': [QUEUES.webhookEvents],

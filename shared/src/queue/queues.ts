@@ -1,6 +1,7 @@
 import { type Processor, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { withActivity } from '../service/activity.ts';
 import { jobDuration, jobFailures, queueDepth } from '../telemetry/metrics.ts';
 import { bullTelemetry } from '../telemetry/queue-tracing.ts';
 import { DEFAULT_JOB_OPTIONS, type QueueName } from './catalogue.ts';
@@ -79,7 +80,8 @@ export function startWorker<T>(name: QueueName, processor: Processor<T>, options
     async (job, token, signal) => {
       const end = jobDuration.startTimer({ queue: name });
       try {
-        const result = await processor(job, token, signal);
+        // what the job starts (timers, promises) is its activity: a fault there logs the job's id
+        const result = await withActivity({ queue: name, job_id: job.id }, () => processor(job, token, signal));
         end({ outcome: 'completed' });
         return result;
       } catch (err) {

@@ -2,10 +2,11 @@ import { flushCompileCache } from 'node:module';
 import type { CommonConfig } from '../config/load-config.ts';
 import type { Logger } from '../logger.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
+import { exitOnProcessFaults } from './process-faults.ts';
 
 /**
  * Runs a service as a process: its heap's growth set from its config, stops cleanly on SIGTERM/SIGINT, exits
- * non-zero when start fails.
+ * non-zero when start fails or on an uncaught exception or unhandled rejection (`exitOnProcessFaults`).
  */
 export async function runMain(
   name: string,
@@ -13,6 +14,7 @@ export async function runMain(
   start: () => Promise<{ stop(): Promise<void> }>,
   logger: Logger,
 ) {
+  exitOnProcessFaults(name, logger);
   limitHeapGrowth(config.HEAP_GROWING_PERCENT);
   let service: { stop(): Promise<void> };
   try {

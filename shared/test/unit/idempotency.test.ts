@@ -12,7 +12,12 @@ const scope = (key: string): IdempotencyScope => ({
   written: false,
   pending: null,
   calls: 0,
+  replayed: 0,
+  committedElsewhere: 0,
   closed: false,
+  successStatus: 200,
+  answer: null,
+  kept: null,
 });
 const personal: CallerContext = { userId: 'u1', profileId: null, business: false, keyId: 'k' };
 const request = (method: string, originalUrl: string, body?: unknown) => ({ method, originalUrl, body }) as Request;

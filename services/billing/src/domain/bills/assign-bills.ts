@@ -2,6 +2,7 @@ import { type CalendarDate, parseCalendarDate } from '@finance/shared/calendar';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { isBillable, NOT_BILLABLE } from '@finance/shared/contracts/billing/bills';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsInMonths, byMonth, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCardShared } from '../../data-access/card-repository.ts';
@@ -41,7 +42,7 @@ export async function assignBills(
     const card = await findCardShared(tx, ctx, input.credit_card_id);
     if (!card) throw notFound(CARD_NOT_FOUND);
     if (dates.length === 0 && dueDates.length === 0) {
-      return { card: cardSummary(card), assignments: [], due_assignments: [] };
+      return keepAnswer({ card: cardSummary(card), assignments: [], due_assignments: [] });
     }
     const window = monthWindow([...dates, ...dueDates]);
     const stored = byMonth(await billsInMonths(tx, card.id, window.from, window.to));
@@ -54,10 +55,10 @@ export async function assignBills(
         const bill = rows.get(monthsOf[index])!;
         return { date, bill_id: bill.id, billed_at: bill.closingDate };
       });
-    return {
+    return keepAnswer({
       card: cardSummary(card),
       assignments: assigned(dates, months),
       due_assignments: assigned(dueDates, dueMonths),
-    };
+    });
   });
 }

@@ -6,6 +6,7 @@ import type { CardCalendarInput } from '@finance/shared/contracts/internal/ledge
 import { newId } from '@finance/shared/db/base-entity';
 import { contextOfRef } from '@finance/shared/db/context-scope';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { keepRecoveryPoint } from '@finance/shared/http/kept-answer';
 import { type CardLedgerSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -230,10 +231,36 @@ export async function changeClosingDate(
       { month, editionType, closingDay: input.closing_day, dueDay },
       today,
     );
+    // the bill's figures in the answer follow the ledger's move below: a retry rebuilds the answer from here
+    const point: ClosingDateRecovery = { updated: result.updated, month };
+    keepRecoveryPoint(point);
     return { ...result, locked };
   });
   // after the commit, with no lock held: the ledger moves the purchases to the bills of their dates
   await rebillAfterChange(em, ledger, ctx, calendar);
   const { bill } = await loadBill(em.fork(), ledger, ctx, locked, month);
+  return { updated, bill };
+}
+
+interface ClosingDateRecovery {
+  updated: number;
+  month: CalendarDate;
+}
+
+/**
+ * A retry's answer after the first attempt's was lost: its count and the bill as it is now (the outbox job has
+ * moved, or will move, the purchases).
+ */
+export async function recoverClosingDateChange(
+  em: EntityManager,
+  ledger: LedgerBillingClient,
+  ctx: CallerContext,
+  cardId: string,
+  point: unknown,
+) {
+  const { updated, month } = point as ClosingDateRecovery;
+  const card = await findCard(em, ctx, cardId);
+  if (!card) throw notFound(CARD_NOT_FOUND);
+  const { bill } = await loadBill(em, ledger, ctx, card, month);
   return { updated, bill };
 }

@@ -3,16 +3,12 @@ import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PayBillBody } from '@finance/shared/contracts/billing/bills';
 import { newId } from '@finance/shared/db/base-entity';
-import { contextRef } from '@finance/shared/db/context-scope';
-import { outsideIdempotencyRecord } from '@finance/shared/db/idempotency-records';
 import { busy, conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
 import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
-import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimBillForPayment, findBill, releaseBills, reopenForRollover } from '../../data-access/bill-repository.ts';
 import { findCard } from '../../data-access/card-repository.ts';
 import { contextToday } from '../context-today.ts';
-import { billEventData } from './announce-bills.ts';
 import { billBalance } from './bill-balance.ts';
 import { overpaymentBound } from './rollover-rules.ts';
 import { loadBill } from './show-bill.ts';
@@ -45,14 +41,13 @@ export async function payBill(
   }
   if (!claim.claimed) throw busy(PAYMENT_IN_PROGRESS);
   let payment: Record<string, unknown>;
-  let amount: number;
   // an idempotent request's retry replays the ledger call by its derived key, which needs the same body
   const paymentId = servingIdempotentRequest() ? undefined : newId();
   try {
     const [totals] = await ledger.totals(ctx, [bill.id]);
     const owed = billBalance(totals);
     if (input.amount === undefined && owed <= 0) throw conflict(NOTHING_OWED);
-    amount = input.amount ?? owed;
+    const amount = input.amount ?? owed;
     const bound = overpaymentBound(card);
     if (amount - owed > bound) {
       throw invalidField(
@@ -74,20 +69,8 @@ export async function payBill(
   } finally {
     await releaseBills(em, [bill.id]);
   }
+  // the ledger's payment announces itself (`bill.payment_recorded`, in its commit); billing's consumer of it
+  // announces the bill paid, so a process that dies after the ledger's commit loses nothing
   const { bill: view } = await loadBill(em, ledger, ctx, card, bill.referenceMonth);
-  // a payment that leaves nothing owed announces the bill paid (a partial one shows as transaction.created);
-  // recorded after the ledger committed the payment, so a crash right here loses the event, not the payment;
-  // a plain retry that found the payment already written (another id) does not announce it again
-  if (view.balance <= 0 && (paymentId === undefined || payment.id === paymentId)) {
-    await outsideIdempotencyRecord(() =>
-      em.transactional(async (tx) => {
-        recordEvent(tx, 'bill.paid', contextRef(ctx), {
-          ...billEventData(bill, undefined),
-          balance: view.balance,
-          payment: { transaction_id: String(payment.id), amount, date: String(payment.date).slice(0, 10) },
-        });
-      }),
-    );
-  }
   return { bill: view, payment };
 }

@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { ImportCardsResult, ImportedCardInput } from '@finance/shared/contracts/internal/billing-for-ledger';
 import { newId } from '@finance/shared/db/base-entity';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { cardsOfConnection, upsertImportedCards } from '../../data-access/card-repository.ts';
 
@@ -27,6 +28,6 @@ export async function importCards(
     const changed = rows.length ? await upsertImportedCards(tx, ctx, input.connection_id, rows) : [];
     const cards = await cardsOfConnection(tx, ctx, input.connection_id);
     const created = changed.filter((row) => row.created).length;
-    return { created, updated: changed.length - created, cards };
+    return keepAnswer({ created, updated: changed.length - created, cards });
   });
 }

@@ -6,6 +6,7 @@ import type { CardCalendarInput } from '@finance/shared/contracts/internal/ledge
 import { ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { flushKeepingAnswer, keepAnswer, keepRecoveryPoint } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { billsOfCards } from '../../data-access/bill-repository.ts';
 import { findCard, listCardsPage, lockCard } from '../../data-access/card-repository.ts';
@@ -46,8 +47,7 @@ export async function createCard(
     externalId: null,
     deletedAt: null,
   });
-  await em.flush();
-  return cardView(card, 0);
+  return flushKeepingAnswer(em, () => cardView(card, 0));
 }
 
 export async function getCard(em: EntityManager, ledger: LedgerBillingClient, ctx: CallerContext, id: string) {
@@ -103,6 +103,8 @@ export async function updateCard(
     // sending the closing day confirms it, even unchanged
     if (input.closing_date !== undefined) locked.needsClosingDateReview = false;
     await tx.flush();
+    // the answer (what the card holds, from the ledger) comes after the commit: a retry rebuilds it (getCard)
+    keepRecoveryPoint({});
     return { card: locked, calendar };
   });
   // after the commit, with no lock held (docs/architecture.md rule 9)
@@ -123,6 +125,7 @@ export async function deleteCard(em: EntityManager, ledger: LedgerBillingClient,
     // the ledger removes the card's entries after the commit; if the direct call below fails, this job still does
     recordCardLedgerSync(tx, locked, 'delete');
     await tx.flush();
+    keepAnswer(view);
     return { bills: await billsOfCards(tx, [id]), version: locked.calendarVersion };
   });
   // after the commit, with no lock held (docs/architecture.md rule 9); the ledger's deletion is idempotent

@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { liveCardsOfAccount, moveLiveCards } from '../../data-access/card-repository.ts';
 
@@ -8,8 +9,10 @@ export async function moveCards(
   ctx: CallerContext,
   input: { from_account_id: string; to_account_id: string },
 ) {
-  const moved = await moveLiveCards(em, ctx, input.from_account_id, input.to_account_id);
-  return { moved: moved.map((row) => ({ id: row.id, account_id: row.account_id })) };
+  return em.transactional(async (tx) => {
+    const moved = await moveLiveCards(tx, ctx, input.from_account_id, input.to_account_id);
+    return keepAnswer({ moved: moved.map((row) => ({ id: row.id, account_id: row.account_id })) });
+  });
 }
 
 /** Whether any live card of the context is linked to the account (deleting the last account is then 409). */

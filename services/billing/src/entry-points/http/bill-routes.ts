@@ -3,7 +3,7 @@ import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { BillingRuntime } from '../../config.ts';
-import { changeClosingDate } from '../../domain/bills/change-closing-date.ts';
+import { changeClosingDate, recoverClosingDateChange } from '../../domain/bills/change-closing-date.ts';
 import { payBill } from '../../domain/bills/pay-bill.ts';
 import { listBillTransactions, showBillByCard } from '../../domain/bills/show-bill.ts';
 import { ledgerFor } from '../../ledger-client.ts';
@@ -19,8 +19,11 @@ export function mountBillRoutes(router: Router, runtime: BillingRuntime): void {
   mountRoute(router, route('listBillTransactions'), ({ params, query }, ctx) =>
     listBillTransactions(orm.em.fork(), ledger, ctx, params.cardId, query),
   );
-  mountRoute(router, route('changeBillClosingDate'), ({ params, body }, ctx) =>
-    changeClosingDate(orm.em.fork(), ledger, ctx, params.cardId, body),
+  mountRoute(
+    router,
+    route('changeBillClosingDate'),
+    ({ params, body }, ctx) => changeClosingDate(orm.em.fork(), ledger, ctx, params.cardId, body),
+    { recover: (point, { params }, ctx) => recoverClosingDateChange(orm.em.fork(), ledger, ctx, params.cardId, point) },
   );
   mountRoute(router, route('payBill'), ({ params, body }, ctx) => payBill(orm.em.fork(), ledger, ctx, params.id, body));
 }

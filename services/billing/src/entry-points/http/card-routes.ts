@@ -14,8 +14,12 @@ export function mountCardRoutes(router: Router, runtime: BillingRuntime): void {
   mountRoute(router, route('createCreditCard'), ({ body }, ctx) => createCard(orm.em.fork(), ledger, ctx, body));
   mountRoute(router, route('listCreditCards'), ({ query }, ctx) => listCards(orm.em.fork(), ledger, ctx, query));
   mountRoute(router, route('getCreditCard'), ({ params }, ctx) => getCard(orm.em.fork(), ledger, ctx, params.id));
-  mountRoute(router, route('updateCreditCard'), ({ params, body }, ctx) =>
-    updateCard(orm.em.fork(), ledger, ctx, params.id, body),
+  mountRoute(
+    router,
+    route('updateCreditCard'),
+    ({ params, body }, ctx) => updateCard(orm.em.fork(), ledger, ctx, params.id, body),
+    // a retry after the answer was lost: the card as it is (what it holds comes from the ledger after the commit)
+    { recover: (_point, { params }, ctx) => getCard(orm.em.fork(), ledger, ctx, params.id) },
   );
   mountRoute(router, route('deleteCreditCard'), ({ params }, ctx) => deleteCard(orm.em.fork(), ledger, ctx, params.id));
 }

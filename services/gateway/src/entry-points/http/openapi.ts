@@ -38,13 +38,11 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 const IDEMPOTENCY_DESCRIPTION = [
   '**Idempotency.** Any POST, PUT, PATCH or DELETE may carry `Idempotency-Key` (1–255 visible ASCII characters; otherwise 400).',
   'The key is scoped to the API key and remembered for 24 hours with the request fingerprint (method, path with query, SHA-256 of the JSON body)',
-  'by the service that owns the write, in the same database transaction as the write.',
+  'by the service that owns the write, in the same database transaction as the write and with its answer.',
   'A repeat with the same fingerprint replays the first answer (same status and body, header `Idempotent-Replayed: true`) without running it again,',
-  'also when the first answer was lost (a timeout or 503 at the gateway, a restarted service): a retry never writes twice;',
+  'also when the first answer was lost (a timeout or 503 at the gateway, a service killed right after its commit): a retry never writes twice;',
   'the same key with another fingerprint is 409 `Chave de idempotência reutilizada com outra requisição`;',
-  'a repeat while the first is still running is 409 `Requisição com esta chave de idempotência ainda em andamento`',
-  '(two arriving at once: one runs, the other is this 409); a write that committed but whose answer was never kept is 409',
-  '`Requisição com esta chave de idempotência já foi executada, mas sua resposta se perdeu; consulte o recurso`.',
+  'two arriving at once: one runs, the other is 409 `Requisição com esta chave de idempotência ainda em andamento`.',
   'Answers below 500 are kept; a 5xx that wrote nothing leaves the key free. GET ignores the header.',
 ].join(' ');
 

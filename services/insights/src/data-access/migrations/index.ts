@@ -1,4 +1,4 @@
-import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
+import { AddIdempotencyRecoveryPoint, CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import { CreateInboxTable } from '@finance/shared/queue/inbox';
 import {
@@ -33,4 +33,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0008-context-key', class: ContextKey },
   { name: '0009-due-work', class: DueWork },
   { name: '0010-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
+  { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { GoalValueBody } from '@finance/shared/contracts/insights/goals';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GoalValueSchema } from '../../data-access/entities/goal.ts';
 import { findGoal, lockedSavedAmount } from '../../data-access/goal-repository.ts';
@@ -23,7 +24,7 @@ export async function addGoalValue(em: EntityManager, ctx: CallerContext, goalId
       isExpense: input.is_expense,
     });
     await tx.flush();
-    return goalValueView(value);
+    return keepAnswer(goalValueView(value));
   });
 }
 
@@ -40,6 +41,6 @@ export async function deleteGoalValue(em: EntityManager, ctx: CallerContext, goa
     }
     const view = goalValueView(value);
     tx.remove(value);
-    return view;
+    return keepAnswer(view);
   });
 }

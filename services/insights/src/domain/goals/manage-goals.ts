@@ -3,14 +3,16 @@ import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insigh
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CreateGoalBody, GoalFields, ReminderFields } from '@finance/shared/contracts/insights/goals';
+import type { CategoryRef } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Goal, GoalReminderSchema, GoalSchema } from '../../data-access/entities/goal.ts';
 import { findGoal, listGoalsPage, rescheduleReminder } from '../../data-access/goal-repository.ts';
 import { assertCategory } from '../category-check.ts';
-import { goalViews } from './goal-views.ts';
+import { goalCategories, goalViews, goalViewsOf } from './goal-views.ts';
 
 export const GOAL_NOT_FOUND = 'Meta não encontrada';
 
@@ -57,8 +59,11 @@ export async function createGoal(
 ) {
   const deadline = deadlineOf(input.deadline);
   checkReminder(input.reminder);
-  if (input.category_id) await assertCategory(ledger, ctx, input.category_id);
-  const goal = await em.transactional(async (tx) => {
+  // the category is asked of the ledger before the transaction: the answer is made inside it (keepAnswer)
+  const categories = input.category_id
+    ? categoriesBy(await assertCategory(ledger, ctx, input.category_id))
+    : new Map<string, CategoryRef>();
+  return em.transactional(async (tx) => {
     const created = tx.create(GoalSchema, {
       ...ownerOf(ctx),
       title: input.title,
@@ -72,9 +77,9 @@ export async function createGoal(
     // the reminder references the goal by id only, so the goal row must exist first
     await tx.flush();
     if (input.reminder) await saveReminder(tx, created, ctx, input.reminder);
-    return created;
+    await tx.flush();
+    return keepAnswer((await goalViewsOf(tx, [created], categories))[0]);
   });
-  return viewOne(em.fork(), ledger, ctx, goal);
 }
 
 export async function listGoals(em: EntityManager, ledger: LedgerInsightsClient, ctx: CallerContext, page: PageQuery) {
@@ -97,9 +102,13 @@ export async function updateGoal(
 ) {
   const deadline = input.deadline !== undefined ? deadlineOf(input.deadline) : undefined;
   checkReminder(input.reminder);
-  if (!(await findGoal(em, ctx, id))) throw notFound(GOAL_NOT_FOUND);
-  if (input.category_id) await assertCategory(ledger, ctx, input.category_id);
-  const goal = await em.transactional(async (tx) => {
+  const found = await findGoal(em, ctx, id);
+  if (!found) throw notFound(GOAL_NOT_FOUND);
+  // the category is asked of the ledger before the transaction: the answer is made inside it (keepAnswer)
+  const categories = input.category_id
+    ? categoriesBy(await assertCategory(ledger, ctx, input.category_id))
+    : await goalCategories(ledger, ctx, [found.categoryId ?? null]);
+  return em.transactional(async (tx) => {
     const row = await findGoal(tx, ctx, id);
     if (!row) throw notFound(GOAL_NOT_FOUND);
     if (input.title !== undefined) row.title = input.title;
@@ -110,9 +119,9 @@ export async function updateGoal(
     if (input.home_card_closed !== undefined) row.homeCardClosed = input.home_card_closed;
     if (input.category_id !== undefined) row.categoryId = input.category_id;
     if (input.reminder !== undefined) await saveReminder(tx, row, ctx, input.reminder);
-    return row;
+    await tx.flush();
+    return keepAnswer((await goalViewsOf(tx, [row], categories))[0]);
   });
-  return viewOne(em.fork(), ledger, ctx, goal);
 }
 
 export async function deleteGoal(em: EntityManager, ledger: LedgerInsightsClient, ctx: CallerContext, id: string) {
@@ -120,8 +129,10 @@ export async function deleteGoal(em: EntityManager, ledger: LedgerInsightsClient
   if (!goal) throw notFound(GOAL_NOT_FOUND);
   const view = await viewOne(em, ledger, ctx, goal);
   // values and reminder go with it (foreign keys cascade)
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await tx.nativeDelete(GoalSchema, { id: goal.id });
+    return keepAnswer(view);
   });
-  return view;
 }
+
+const categoriesBy = (category: CategoryRef) => new Map([[category.id, category]]);

@@ -2,30 +2,39 @@ import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insigh
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { SpendingLimit } from '../../data-access/entities/spending-limit.ts';
 import { contextToday } from '../context-today.ts';
-import { countedDays, windowContaining } from '../limit-window.ts';
+import { countedDays, type LimitWindow, windowContaining } from '../limit-window.ts';
 import { windowKey } from './limit-status.ts';
 import { limitView } from './limit-view.ts';
 
+/** What a limit's current window is made of: a limit, or the fields of one not written yet. */
+export type WindowSource = Pick<SpendingLimit, 'categoryId' | 'subcategoryId' | 'startDate' | 'frequency'> & {
+  id?: string;
+};
+
 /**
- * Views with `current_window` (the window holding the context's today) for any number of limits from one
- * spending call (no call per limit); `spent` counts the window's entries dated up to today.
+ * Each limit's current window (the one holding the context's today) and what it spent, from one spending call
+ * (no call per limit); `spent` counts the window's entries dated up to today.
  */
-export async function limitViews(
+export async function currentWindows(
   ledger: LedgerInsightsClient,
   ctx: CallerContext,
-  limits: SpendingLimit[],
+  limits: WindowSource[],
   today?: string,
-) {
+): Promise<Array<{ window: LimitWindow; spent: number }>> {
   const day = today ?? (await contextToday(ledger, ctx));
-  const windows = limits.map((limit) => ({ limit, window: windowContaining(limit.startDate, limit.frequency, day) }));
+  const windows = limits.map((limit, index) => ({
+    key: limit.id ?? String(index),
+    limit,
+    window: windowContaining(limit.startDate, limit.frequency, day),
+  }));
   const spent = await ledger.spending(
     ctx,
-    windows.flatMap(({ limit, window }) => {
+    windows.flatMap(({ key, limit, window }) => {
       const counted = countedDays(window, day);
       if (!counted) return [];
       return [
         {
-          key: windowKey(limit.id, window),
+          key: windowKey(key, window),
           category_id: limit.categoryId,
           subcategory_id: limit.subcategoryId ?? null,
           from: counted.from,
@@ -34,5 +43,16 @@ export async function limitViews(
       ];
     }),
   );
-  return windows.map(({ limit, window }) => limitView(limit, window, spent[windowKey(limit.id, window)] ?? 0));
+  return windows.map(({ key, window }) => ({ window, spent: spent[windowKey(key, window)] ?? 0 }));
+}
+
+/** Views with `current_window` for any number of limits (`currentWindows`). */
+export async function limitViews(
+  ledger: LedgerInsightsClient,
+  ctx: CallerContext,
+  limits: SpendingLimit[],
+  today?: string,
+) {
+  const current = await currentWindows(ledger, ctx, limits, today);
+  return limits.map((limit, index) => limitView(limit, current[index].window, current[index].spent));
 }

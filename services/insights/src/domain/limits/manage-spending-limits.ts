@@ -6,13 +6,16 @@ import type { CreateSpendingLimitBody, SpendingLimitFields } from '@finance/shar
 import { ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
+import { type SpendingLimit, SpendingLimitSchema } from '../../data-access/entities/spending-limit.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { findLimit, listLimitsPage } from '../../data-access/spending-limit-repository.ts';
 import { assertCategory } from '../category-check.ts';
 import { contextToday } from '../context-today.ts';
-import { limitViews } from './limit-views.ts';
+import type { LimitWindow } from '../limit-window.ts';
+import { limitView } from './limit-view.ts';
+import { currentWindows, limitViews } from './limit-views.ts';
 import { limitAlerts } from './spending-alerts.ts';
 
 const NOT_FOUND = 'Limite de gastos não encontrado';
@@ -32,18 +35,17 @@ async function viewOne(
   return (await limitViews(ledger, ctx, [limit], today))[0];
 }
 
-/** A limit created or changed below what is already spent warns now, not at the next purchase. */
-async function viewAndAlert(
-  em: EntityManager,
-  ledger: LedgerInsightsClient,
-  ctx: CallerContext,
-  limit: Parameters<typeof limitViews>[2][0],
-  today?: string,
-) {
-  const view = await viewOne(ledger, ctx, limit, today);
+/**
+ * Inside the write's transaction: the limit's view, from what its window spent (asked of the ledger before the
+ * transaction opened), and the warnings it raises now: a limit created or changed below what is already spent
+ * warns now, not at the next purchase. The answer commits with them (keepAnswer).
+ */
+async function viewAndAlert(tx: EntityManager, limit: SpendingLimit, current: { window: LimitWindow; spent: number }) {
+  await tx.flush();
+  const view = limitView(limit, current.window, current.spent);
   const { from, to, spent } = view.current_window;
-  await insertNotifications(em, limitAlerts(limit, { from, to }, spent));
-  return view;
+  await insertNotifications(tx, limitAlerts(limit, { from, to }, spent));
+  return keepAnswer(view);
 }
 
 /** docs/decisions.md §10 defaults: title = category name, MONTHLY, first day of the current month, 80 %. */
@@ -55,20 +57,19 @@ export async function createSpendingLimit(
 ) {
   const category = await assertCategory(ledger, ctx, input.category_id, input.subcategory_id ?? null);
   const today = await contextToday(ledger, ctx);
-  const startDate = input.start_date ?? startOfMonth(today);
-  const limit = await em.transactional(async (tx) =>
-    tx.create(SpendingLimitSchema, {
-      ...ownerOf(ctx),
-      title: input.title ?? category.name,
-      amount: input.amount,
-      categoryId: input.category_id,
-      subcategoryId: input.subcategory_id ?? null,
-      frequency: input.frequency ?? 'MONTHLY',
-      startDate,
-      notificationPercentage: input.notification_percentage ?? 80,
-    }),
+  const fields = {
+    title: input.title ?? category.name,
+    amount: input.amount,
+    categoryId: input.category_id,
+    subcategoryId: input.subcategory_id ?? null,
+    frequency: input.frequency ?? 'MONTHLY',
+    startDate: input.start_date ?? startOfMonth(today),
+    notificationPercentage: input.notification_percentage ?? 80,
+  };
+  const [current] = await currentWindows(ledger, ctx, [fields], today);
+  return em.transactional(async (tx) =>
+    viewAndAlert(tx, tx.create(SpendingLimitSchema, { ...ownerOf(ctx), ...fields }), current),
   );
-  return viewAndAlert(em, ledger, ctx, limit, today);
 }
 
 export async function listSpendingLimits(
@@ -110,7 +111,16 @@ export async function updateSpendingLimit(
   if (input.category_id !== undefined || input.subcategory_id !== undefined) {
     await assertCategory(ledger, ctx, categoryId, subcategoryId);
   }
-  const limit = await em.transactional(async (tx) => {
+  // what the changed limit's window spent, asked of the ledger before the transaction
+  const [current] = await currentWindows(ledger, ctx, [
+    {
+      categoryId,
+      subcategoryId,
+      startDate: input.start_date ?? existing.startDate,
+      frequency: input.frequency ?? existing.frequency,
+    },
+  ]);
+  return em.transactional(async (tx) => {
     const row = await limitOr404(tx, ctx, id);
     row.categoryId = categoryId;
     row.subcategoryId = subcategoryId;
@@ -119,9 +129,8 @@ export async function updateSpendingLimit(
     if (input.start_date !== undefined) row.startDate = input.start_date;
     if (input.title !== undefined) row.title = input.title;
     if (input.notification_percentage !== undefined) row.notificationPercentage = input.notification_percentage;
-    return row;
+    return viewAndAlert(tx, row, current);
   });
-  return viewAndAlert(em, ledger, ctx, limit);
 }
 
 export async function deleteSpendingLimit(
@@ -132,8 +141,8 @@ export async function deleteSpendingLimit(
 ) {
   const limit = await limitOr404(em, ctx, id);
   const view = await viewOne(ledger, ctx, limit);
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await tx.nativeDelete(SpendingLimitSchema, { id: limit.id });
+    return keepAnswer(view);
   });
-  return view;
 }

@@ -3,6 +3,7 @@ import type { NotificationListQuery } from '@finance/shared/contracts/insights/n
 import { contextWhere } from '@finance/shared/db/context-scope';
 import { afterTimeIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotificationSchema } from '../../data-access/entities/notification.ts';
 import { notificationView } from './notification-view.ts';
@@ -38,6 +39,6 @@ export async function markNotification(em: EntityManager, ctx: CallerContext, id
     // a second `read: true` keeps the first reading time
     row.readAt = read ? (row.readAt ?? new Date()) : null;
     await tx.flush();
-    return notificationView(row);
+    return keepAnswer(notificationView(row));
   });
 }

@@ -5,6 +5,7 @@ import type { CreateWebhookBody } from '@finance/shared/contracts/insights/webho
 import { newId } from '@finance/shared/db/base-entity';
 import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import { Reply } from '@finance/shared/http/service-routes';
 import { QUEUES, type WebhookDeliveryJob } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
@@ -57,16 +58,18 @@ export async function createWebhook(
 ) {
   await assertAllowedTarget(input.url, policy);
   const secret = `whsec_${randomBytes(32).toString('hex')}`;
-  const row = await insertWebhook(em, {
-    id: newId(),
-    user_id: ctx.userId,
-    profile_id: ctx.profileId,
-    url: input.url,
-    events: [...new Set(input.events)],
-    description: input.description || null,
-    secret,
+  return em.transactional(async (tx) => {
+    const row = await insertWebhook(tx, {
+      id: newId(),
+      user_id: ctx.userId,
+      profile_id: ctx.profileId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description || null,
+      secret,
+    });
+    return keepAnswer({ ...webhookView(row), secret });
   });
-  return { ...webhookView(row), secret };
 }
 
 export async function listWebhooks(em: EntityManager, ctx: CallerContext, query: PageQuery) {
@@ -83,8 +86,10 @@ export async function getWebhook(em: EntityManager, ctx: CallerContext, id: stri
 
 /** Deletes the webhook and its deliveries; a delivery already queued finds nothing and sends nothing. */
 export async function deleteWebhook(em: EntityManager, ctx: CallerContext, id: string) {
-  if (!(await deleteWebhookRow(em, ctx, id))) throw notFound(WEBHOOK_NOT_FOUND);
-  return { deleted: true };
+  return em.transactional(async (tx) => {
+    if (!(await deleteWebhookRow(tx, ctx, id))) throw notFound(WEBHOOK_NOT_FOUND);
+    return keepAnswer({ deleted: true });
+  });
 }
 
 /** Newest first; each delivery carries its attempts. */
@@ -111,6 +116,6 @@ export async function retryDelivery(em: EntityManager, ctx: CallerContext, webho
     const row = await markDeliveryPending(tx, deliveryId);
     const job: WebhookDeliveryJob = { delivery_id: deliveryId };
     recordJob(tx, QUEUES.webhookDeliveries, 'webhook.delivery', { ...job }, newId());
-    return new Reply(202, deliveryView(row, await attemptsOf(tx, [deliveryId])));
+    return keepAnswer(new Reply(202, deliveryView(row, await attemptsOf(tx, [deliveryId]))));
   });
 }

@@ -1,4 +1,4 @@
-import { CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
+import { AddIdempotencyRecoveryPoint, CreateIdempotencyKeysTable } from '@finance/shared/db/idempotency-records';
 import type { MigrationList } from '@finance/shared/db/orm';
 import {
   AddOutboxClaim,
@@ -61,4 +61,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0022-recurrence-due-dates', class: RecurrenceDueDates },
   { name: '0023-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
   { name: '0024-import-pipeline', class: ImportPipeline },
+  { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -1,6 +1,7 @@
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   balancesOf,
@@ -23,7 +24,7 @@ import { moveCardsInBilling, planCardsOfDeletedAccount } from './deleted-account
 export async function deleteAccount(em: EntityManager, billing: BillingLedgerClient, ctx: CallerContext, id: string) {
   // billing is asked before the transaction and told after it (docs/architecture.md rule 9)
   const linked = await billing.linkedCards(ctx, id);
-  const outcome = await em.transactional(async (tx) => {
+  const { planned, successor } = await em.transactional(async (tx) => {
     await lockContext(tx, ctx, 'accounts');
     const account = await findAccount(tx, ctx, id, true);
     if (!account) throw notFound('Conta não encontrada');
@@ -49,17 +50,14 @@ export async function deleteAccount(em: EntityManager, billing: BillingLedgerCli
     const successor = await planCardsOfDeletedAccount(tx, ctx, account.id, linked);
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
     recordTransactionChanges(tx, ctx, 'updated', kept);
-    return { view, successor };
+    // the answer should the move below never happen: the outbox job moves the cards where it says
+    const going = successor ? linked.map((card) => ({ id: card.id, account_id: successor })) : [];
+    return { planned: keepAnswer({ ...view, creditCards: [], movedCreditCards: going }), successor };
   });
-  const { view, successor } = outcome;
-  let movedCreditCards: Array<{ id: string; account_id: string }> = [];
-  if (successor) {
-    try {
-      movedCreditCards = await moveCardsInBilling(billing, ctx, id, successor);
-    } catch {
-      // the outbox job recorded with the deletion moves them; the answer shows where they are going
-      movedCreditCards = linked.map((card) => ({ id: card.id, account_id: successor }));
-    }
+  if (!successor) return planned;
+  try {
+    return { ...planned, movedCreditCards: await moveCardsInBilling(billing, ctx, id, successor) };
+  } catch {
+    return planned;
   }
-  return { ...view, creditCards: [], movedCreditCards };
 }

@@ -4,6 +4,7 @@ import type { AccountFields } from '@finance/shared/contracts/ledger/accounts';
 import { contextRef, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -33,7 +34,7 @@ async function viewOf(em: EntityManager, account: Account) {
 /** The first account of a context becomes its default; `account.created` leaves with the same commit. */
 export async function createAccount(em: EntityManager, ctx: CallerContext, input: AccountFields, logoBase: string) {
   const logo = logoUrl(logoBase, input.logo);
-  const account = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await lockContext(tx, ctx, 'accounts');
     const isDefault = !(await hasLiveAccount(tx, ctx));
     const created = tx.create(AccountSchema, {
@@ -55,9 +56,9 @@ export async function createAccount(em: EntityManager, ctx: CallerContext, input
       name: created.name,
       type: created.type ?? null,
     });
-    return created;
+    await tx.flush();
+    return keepAnswer(await viewOf(tx, created));
   });
-  return viewOf(em, account);
 }
 
 export async function updateAccount(
@@ -75,8 +76,10 @@ export async function updateAccount(
   if (input.balance !== undefined) account.initialBalance = input.balance;
   if (input.include_total_balance !== undefined) account.includeTotalBalance = input.include_total_balance;
   if (input.type !== undefined) account.type = input.type;
-  await em.flush();
-  return viewOf(em, account);
+  return em.transactional(async (tx) => {
+    await tx.flush();
+    return keepAnswer(await viewOf(tx, account));
+  });
 }
 
 export async function getAccount(em: EntityManager, ctx: CallerContext, id: string) {

@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { DreMappingChange } from '@finance/shared/contracts/ledger/business';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { selectDreMapping, upsertDreMappings, visibleCategoryIds } from '../../data-access/dre-mapping-repository.ts';
 
@@ -14,7 +15,7 @@ export async function getDreMapping(em: EntityManager, ctx: CallerContext) {
 
 /** Sets the listed groups in one transaction: any category not visible to the company is 404 and nothing changes. */
 export async function updateDreMapping(em: EntityManager, ctx: CallerContext, changes: DreMappingChange[]) {
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const ids = changes.map((change) => change.category_id);
     const visible = await visibleCategoryIds(tx, ctx, ids);
     if (visible.length !== ids.length) throw notFound('Categoria não encontrada (category_id)');
@@ -29,6 +30,6 @@ export async function updateDreMapping(em: EntityManager, ctx: CallerContext, ch
         at: now,
       })),
     );
+    return keepAnswer(await getDreMapping(tx, ctx));
   });
-  return getDreMapping(em, ctx);
 }

@@ -4,6 +4,7 @@ import type { ContactFields } from '@finance/shared/contracts/ledger/business';
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { flushKeepingAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Contact, ContactSchema } from '../../data-access/entities/contact.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
@@ -39,8 +40,7 @@ export async function createContact(em: EntityManager, ctx: CallerContext, input
     phone: input.phone ?? null,
     deletedAt: null,
   });
-  await em.flush();
-  return contactView(contact);
+  return flushKeepingAnswer(em, () => contactView(contact));
 }
 
 export async function updateContact(em: EntityManager, ctx: CallerContext, id: string, input: ContactFields) {
@@ -50,16 +50,14 @@ export async function updateContact(em: EntityManager, ctx: CallerContext, id: s
   if (input.document !== undefined) contact.document = input.document;
   if (input.email !== undefined) contact.email = input.email;
   if (input.phone !== undefined) contact.phone = input.phone;
-  await em.flush();
-  return contactView(contact);
+  return flushKeepingAnswer(em, () => contactView(contact));
 }
 
 export async function deleteContact(em: EntityManager, ctx: CallerContext, id: string) {
   const contact = await findContact(em, ctx, id);
   const view = contactView(contact);
   contact.deletedAt = new Date();
-  await em.flush();
-  return view;
+  return flushKeepingAnswer(em, () => view);
 }
 
 export async function getContact(em: EntityManager, ctx: CallerContext, id: string) {

@@ -4,6 +4,7 @@ import type { CostCenterFields } from '@finance/shared/contracts/ledger/business
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { flushKeepingAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CostCenter, CostCenterSchema } from '../../data-access/entities/cost-center.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
@@ -33,24 +34,21 @@ export async function createCostCenter(em: EntityManager, ctx: CallerContext, in
     code: input.code ?? null,
     deletedAt: null,
   });
-  await em.flush();
-  return costCenterView(costCenter);
+  return flushKeepingAnswer(em, () => costCenterView(costCenter));
 }
 
 export async function updateCostCenter(em: EntityManager, ctx: CallerContext, id: string, input: CostCenterFields) {
   const costCenter = await findCostCenter(em, ctx, id);
   if (input.name !== undefined) costCenter.name = input.name;
   if (input.code !== undefined) costCenter.code = input.code;
-  await em.flush();
-  return costCenterView(costCenter);
+  return flushKeepingAnswer(em, () => costCenterView(costCenter));
 }
 
 export async function deleteCostCenter(em: EntityManager, ctx: CallerContext, id: string) {
   const costCenter = await findCostCenter(em, ctx, id);
   const view = costCenterView(costCenter);
   costCenter.deletedAt = new Date();
-  await em.flush();
-  return view;
+  return flushKeepingAnswer(em, () => view);
 }
 
 export async function getCostCenter(em: EntityManager, ctx: CallerContext, id: string) {

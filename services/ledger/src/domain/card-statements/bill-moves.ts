@@ -5,7 +5,10 @@ import type {
   PreviousBalanceEntry,
 } from '@finance/shared/contracts/internal/ledger-for-billing';
 import { newId } from '@finance/shared/db/base-entity';
+import { contextRef } from '@finance/shared/db/context-scope';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
+import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { advanceCardCalendar, lockCardCalendars } from '../../data-access/card-calendar-repository.ts';
 import {
@@ -27,6 +30,7 @@ import {
 import { blankTransaction } from '../transactions/new-transaction.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { transactionView } from '../transactions/transaction-view.ts';
+import { billTotals } from './bill-contents.ts';
 
 /** Live card entries of a card dated on or after `from` (all when null), previous balances apart. */
 export const cardTransactionDates = selectCardTransactionDates;
@@ -41,15 +45,15 @@ export const cardTransactionDates = selectCardTransactionDates;
 export async function rebillCard(em: EntityManager, ctx: CallerContext, input: CardCalendarInput) {
   return em.transactional(async (tx) => {
     const stored = (await lockCardCalendars(tx, [input.credit_card_id], 'update')).get(input.credit_card_id) ?? 0;
-    if (stored > input.calendar_version) return { moved: 0, uncovered: [], applied: false };
+    if (stored > input.calendar_version) return keepAnswer({ moved: 0, uncovered: [], applied: false });
     await advanceCardCalendar(tx, input.credit_card_id, input.calendar_version);
-    if (input.bills.length === 0) return { moved: 0, uncovered: [], applied: true };
+    if (input.bills.length === 0) return keepAnswer({ moved: 0, uncovered: [], applied: true });
     const bills = JSON.stringify(input.bills);
     const rows = await rebillPurchases(tx, ctx, input.credit_card_id, bills);
     // purchases from the first period on whose bill billing has not stored yet: billing creates it and asks again
     const first = input.bills.map((bill) => bill.open_date).sort()[0];
     const uncovered = await uncoveredPurchaseDates(tx, ctx, input.credit_card_id, first, bills);
-    return { moved: rows.length, uncovered: uncovered.map((row) => row.date), applied: true };
+    return keepAnswer({ moved: rows.length, uncovered: uncovered.map((row) => row.date), applied: true });
   });
 }
 
@@ -90,7 +94,7 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
       tx,
       entries.map((e) => e.source_bill_id),
     );
-    return { created: toInsert.length, placed };
+    return keepAnswer({ created: toInsert.length, placed });
   });
 }
 
@@ -103,7 +107,7 @@ export async function createBillPayment(em: EntityManager, ctx: CallerContext, i
     const [existing] = input.payment_id ? await loadByIds(tx, [input.payment_id]) : [];
     if (existing) {
       if (!existing.is_bill_payment || existing.bill_id !== input.bill_id) throw notFound('Pagamento não encontrado');
-      return transactionView(existing);
+      return keepAnswer(transactionView(existing));
     }
     if (!(await visibleAccountIds(tx, ctx, [input.account_id])).size) throw notFound('Conta não encontrada');
     const row = blankTransaction({
@@ -123,8 +127,15 @@ export async function createBillPayment(em: EntityManager, ctx: CallerContext, i
     });
     await insertTransactions(tx, [row]);
     recordTransactionChanges(tx, ctx, 'created', [row]);
+    // billing learns of the payment from this event, in this commit, and announces the bill paid (bill.paid)
+    const [totals] = await billTotals(tx, ctx, [input.bill_id]);
+    recordEvent(tx, 'bill.payment_recorded', contextRef(ctx), {
+      bill_id: input.bill_id,
+      payment: { transaction_id: row.id, amount: row.amount, date: row.date },
+      totals: totals ?? null,
+    });
     const [stored] = await loadByIds(tx, [row.id]);
-    return transactionView(stored);
+    return keepAnswer(transactionView(stored));
   });
 }
 
@@ -155,6 +166,6 @@ export async function deleteCardTransactions(
     );
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
     recordTransactionChanges(tx, ctx, 'updated', kept);
-    return { deleted: deleted.length };
+    return keepAnswer({ deleted: deleted.length });
   });
 }

@@ -8,6 +8,7 @@ import {
 import { ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { flushKeepingAnswer, keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Category, CategorySchema } from '../../data-access/entities/category.ts';
 import { SubcategorySchema } from '../../data-access/entities/subcategory.ts';
@@ -40,8 +41,7 @@ export async function createCategory(em: EntityManager, ctx: CallerContext, inpu
     dreGroup: null,
     deletedAt: null,
   });
-  await em.flush();
-  return categoryView(category);
+  return flushKeepingAnswer(em, () => categoryView(category));
 }
 
 export async function updateCategory(em: EntityManager, ctx: CallerContext, id: string, input: CategoryFields) {
@@ -53,8 +53,7 @@ export async function updateCategory(em: EntityManager, ctx: CallerContext, id: 
   if (input.icon_name !== undefined) category.iconName = input.icon_name;
   if (input.icon_background_color !== undefined) category.iconBackgroundColor = input.icon_background_color;
   if (input.image !== undefined) category.image = input.image;
-  await em.flush();
-  return categoryView(category);
+  return flushKeepingAnswer(em, () => categoryView(category));
 }
 
 /** Logical delete of the category and its subcategories together. */
@@ -65,7 +64,7 @@ export async function deleteCategory(em: EntityManager, ctx: CallerContext, id: 
     const now = new Date();
     category.deletedAt = now;
     await tx.nativeUpdate(SubcategorySchema, { categoryId: id, deletedAt: null }, { deletedAt: now, updatedAt: now });
-    return view;
+    return keepAnswer(view);
   });
 }
 

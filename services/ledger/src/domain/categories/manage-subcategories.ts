@@ -8,6 +8,7 @@ import {
 import { ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { flushKeepingAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Subcategory, SubcategorySchema } from '../../data-access/entities/subcategory.ts';
 import {
@@ -43,8 +44,7 @@ export async function createSubcategory(em: EntityManager, ctx: CallerContext, i
     image: input.image ?? null,
     deletedAt: null,
   });
-  await em.flush();
-  return subcategoryView(subcategory);
+  return flushKeepingAnswer(em, () => subcategoryView(subcategory));
 }
 
 export async function updateSubcategory(em: EntityManager, ctx: CallerContext, id: string, input: SubcategoryFields) {
@@ -55,16 +55,14 @@ export async function updateSubcategory(em: EntityManager, ctx: CallerContext, i
   if (input.icon_name !== undefined) subcategory.iconName = input.icon_name;
   if (input.icon_background_color !== undefined) subcategory.iconBackgroundColor = input.icon_background_color;
   if (input.image !== undefined) subcategory.image = input.image;
-  await em.flush();
-  return subcategoryView(subcategory);
+  return flushKeepingAnswer(em, () => subcategoryView(subcategory));
 }
 
 export async function deleteSubcategory(em: EntityManager, ctx: CallerContext, id: string) {
   const subcategory = await ownSubcategory(em, ctx, id);
   const view = subcategoryView(subcategory);
   subcategory.deletedAt = new Date();
-  await em.flush();
-  return view;
+  return flushKeepingAnswer(em, () => view);
 }
 
 export async function getSubcategory(em: EntityManager, ctx: CallerContext, id: string) {

@@ -2,6 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { conflict } from '@finance/shared/errors/app-error';
+import { keepRecoveryPoint } from '@finance/shared/http/kept-answer';
 import { Reply } from '@finance/shared/http/service-routes';
 import { type ImportJob, QUEUES } from '@finance/shared/queue/catalogue';
 import { recordJob } from '@finance/shared/queue/outbox';
@@ -55,10 +56,22 @@ export async function queueImport(
     await insertImportPayload(tx, jobId, ctx, stored.payload);
     const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
     recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
+    // the answer waits for the job after the commit: a retry whose first attempt died rebuilds it from the job
+    keepRecoveryPoint({ job_id: jobId });
     return jobId;
   });
   relaySoon();
-  const job = await waitForBackgroundJob(em, ctx, id, waitMs);
+  return importAnswer(em, ctx, id, waitMs);
+}
+
+/** The import's answer: the job once it finished (200), or as it is after `waitMs` (202, to poll). */
+async function importAnswer(em: EntityManager, ctx: CallerContext, jobId: string, waitMs: number): Promise<Reply> {
+  const job = await waitForBackgroundJob(em, ctx, jobId, waitMs);
   const done = job.state === 'completed' || job.state === 'failed';
   return new Reply(done ? 200 : 202, { job });
+}
+
+/** A retry's answer after the first attempt's was lost: from its job (`keepRecoveryPoint`). */
+export function recoverImport(em: EntityManager, ctx: CallerContext, point: unknown, waitMs = IMPORT_ANSWER_WAIT_MS) {
+  return importAnswer(em, ctx, (point as { job_id: string }).job_id, waitMs);
 }

@@ -7,6 +7,7 @@ import {
   type PersonalConfigFields,
 } from '@finance/shared/contracts/ledger/personal-config';
 import { contextRef, contextWhere } from '@finance/shared/db/context-scope';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonalConfigSchema } from '../../data-access/entities/personal-config.ts';
@@ -50,7 +51,7 @@ export async function updatePersonalConfig(
   const sent = CONFIG_FLAGS.filter((flag) => input[flag] !== undefined);
   const columns = [...sent, ...(input.time_zone !== undefined ? ['time_zone'] : [])];
   const now = new Date();
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const row = await upsertPersonalConfig(tx, ctx, {
       flags: CONFIG_FLAGS.map((flag) => values[flag]),
       columns,
@@ -64,6 +65,6 @@ export async function updatePersonalConfig(
         changed_at: row.changed_at,
       });
     }
+    return keepAnswer(await getPersonalConfig(tx, ctx));
   });
-  return getPersonalConfig(em.fork(), ctx);
 }

@@ -13,19 +13,18 @@ import { findOneLive } from '../../data-access/transaction-repository.ts';
 import { assertReferences } from '../references/assert-references.ts';
 import { categorizeSource } from './categorize-source.ts';
 import {
-  awaitRecategorization,
   type QueuedRecategorization,
   type RecategorizationQueue,
   recordRecategorization,
 } from './queue-recategorization.ts';
+import { answerAfterRecategorization, keepRuleAnswer } from './rule-answer.ts';
 import { chooseMatchFields, criteriaOf, fingerprintOf, matchValues } from './rule-criteria.ts';
-import { ruleView } from './rule-view.ts';
 
 export const DISABLED_CANNOT_APPLY = 'uma regra desativada não pode ser aplicada às transações existentes';
 
 /**
  * POST /v1/categorization-rules: a rule from a transaction with merchant data, or the update of the live rule
- * with the same fingerprint (`created: false`). Categorizes its source, and its history when asked.
+ * with the same fingerprint (answered 200, not 201). Categorizes its source, and its history when asked.
  */
 export async function createRule(
   em: EntityManager,
@@ -66,16 +65,9 @@ export async function createRule(
     const queued: QueuedRecategorization | null = input.apply_to_existing
       ? await recordRecategorization(tx, ctx, rule, queue.lanes)
       : null;
-    return { rule, sourceUpdated, queued, created: !existing };
+    const status = existing ? 200 : 201;
+    keepRuleAnswer(status, rule, sourceUpdated, queued);
+    return { status, rule, sourceUpdated, queued };
   });
-  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, queue) : 0;
-  return {
-    created: committed.created,
-    result: {
-      rule: ruleView(committed.rule),
-      source_transaction_updated: committed.sourceUpdated,
-      updated_existing_count: count,
-      job_id: committed.queued?.jobId ?? null,
-    },
-  };
+  return answerAfterRecategorization(em, ctx, committed, queue);
 }

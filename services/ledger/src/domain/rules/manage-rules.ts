@@ -2,6 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findRule, pageRules, type RuleRow, softDeleteRule } from '../../data-access/rule-repository.ts';
 import { ruleView } from './rule-view.ts';
@@ -25,6 +26,6 @@ export async function deleteCategorizationRule(em: EntityManager, ctx: CallerCon
   return em.transactional(async (tx) => {
     const rule = await findRuleOr404(tx, ctx, id, true);
     await softDeleteRule(tx, rule.id);
-    return ruleView(rule);
+    return keepAnswer(ruleView(rule));
   });
 }

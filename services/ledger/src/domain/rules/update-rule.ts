@@ -8,13 +8,12 @@ import { categorizeSource } from './categorize-source.ts';
 import { DISABLED_CANNOT_APPLY } from './create-rule.ts';
 import { findRuleOr404 } from './manage-rules.ts';
 import {
-  awaitRecategorization,
   type QueuedRecategorization,
   type RecategorizationQueue,
   recordRecategorization,
 } from './queue-recategorization.ts';
+import { answerAfterRecategorization, keepRuleAnswer } from './rule-answer.ts';
 import { chooseMatchFields, fingerprintOf, matchValues } from './rule-criteria.ts';
-import { ruleView } from './rule-view.ts';
 
 /**
  * PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history.
@@ -63,13 +62,8 @@ export async function updateCategorizationRule(
     const queued: QueuedRecategorization | null = input.apply_to_existing
       ? await recordRecategorization(tx, ctx, rule, queue.lanes)
       : null;
-    return { rule, sourceUpdated, queued };
+    keepRuleAnswer(200, rule, sourceUpdated, queued);
+    return { status: 200, rule, sourceUpdated, queued };
   });
-  const count = committed.queued ? await awaitRecategorization(em, ctx, committed.queued, queue) : 0;
-  return {
-    rule: ruleView(committed.rule),
-    source_transaction_updated: committed.sourceUpdated,
-    updated_existing_count: count,
-    job_id: committed.queued?.jobId ?? null,
-  };
+  return (await answerAfterRecategorization(em, ctx, committed, queue)).body;
 }

@@ -4,6 +4,7 @@ import type { CreateTagBody, TagFields } from '@finance/shared/contracts/ledger/
 import { iso, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
+import { flushKeepingAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Tag, TagSchema } from '../../data-access/entities/tag.ts';
 import { ownWhere, pageById } from '../../data-access/reference-repository.ts';
@@ -35,24 +36,21 @@ export async function createTag(em: EntityManager, ctx: CallerContext, input: Cr
     color: input.color ?? DEFAULT_COLOR,
     deletedAt: null,
   });
-  await em.flush();
-  return tagView(tag);
+  return flushKeepingAnswer(em, () => tagView(tag));
 }
 
 export async function updateTag(em: EntityManager, ctx: CallerContext, id: string, input: TagFields) {
   const tag = await findTag(em, ctx, id);
   if (input.name !== undefined) tag.name = input.name;
   if (input.color !== undefined) tag.color = input.color;
-  await em.flush();
-  return tagView(tag);
+  return flushKeepingAnswer(em, () => tagView(tag));
 }
 
 export async function deleteTag(em: EntityManager, ctx: CallerContext, id: string) {
   const tag = await findTag(em, ctx, id);
   const view = tagView(tag);
   tag.deletedAt = new Date();
-  await em.flush();
-  return view;
+  return flushKeepingAnswer(em, () => view);
 }
 
 export async function getTag(em: EntityManager, ctx: CallerContext, id: string) {

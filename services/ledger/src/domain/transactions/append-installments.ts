@@ -2,6 +2,7 @@ import { addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   lastLiveSeriesMember,
@@ -48,7 +49,7 @@ export async function appendInstallments(
       const target = await findOneLive(tx, ctx, id);
       if (!target) throw notFound(TRANSACTION_NOT_FOUND);
       const seriesId = target.connected_transaction_id;
-      if (target.type !== 'PARCELLED' || !seriesId) return { created: 0 };
+      if (target.type !== 'PARCELLED' || !seriesId) return keepAnswer({ created: 0 });
       // the first member's row lock serializes appends to one purchase
       await lockTransactionRow(tx, seriesId);
       const { last, members, total } = await membersToAppend(tx, seriesId, quantity);
@@ -63,7 +64,7 @@ export async function appendInstallments(
         tags.map((tag) => tag.tag_id),
       );
       recordTransactionChanges(tx, ctx, 'created', rows);
-      return { created: rows.length };
+      return keepAnswer({ created: rows.length });
     });
   });
 }

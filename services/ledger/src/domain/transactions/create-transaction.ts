@@ -6,6 +6,7 @@ import type { CreateTransactionBody } from '@finance/shared/contracts/ledger/tra
 import { newId } from '@finance/shared/db/base-entity';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { servingIdempotentRequest } from '@finance/shared/http/idempotency';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import { JsonBytes } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
@@ -108,15 +109,13 @@ export async function createTransaction(
   // a recurrence's horizon is 12 months after the context's own today (only recurrences need it)
   const needsToday = today === null && input.type === 'RECURRENT';
   const day = today ?? (needsToday ? todayIn(await contextTimeZone(em, ctx)) : todayIn());
-  const created = await withCurrentCalendars(async () => {
+  return withCurrentCalendars(async () => {
     const built = buildRows(ctx, input, day);
     // billing answers before the transaction opens; the calendar version is re-checked inside it
     const seen: CalendarVersions = new Map();
     const rows = input.credit_card_id ? await billCardRows(billing, ctx, input.credit_card_id, built, seen) : built;
     return insertCreated(em, ctx, input, rows, seen);
   });
-  // the first member's record as PostgreSQL wrote it, sent as it came
-  return new JsonBytes(Buffer.from(created));
 }
 
 async function insertCreated(
@@ -158,7 +157,8 @@ async function insertCreated(
     if (first.type === 'RECURRENT') {
       await insertRecurrenceSeries(tx, first.id, first.date, first.frequency, rows.length);
     }
-    return view;
+    // the first member's record as PostgreSQL wrote it, sent as it came
+    return keepAnswer(new JsonBytes(Buffer.from(view)));
   };
   // a create that is that one statement needs no transaction around it (one round trip instead of three);
   // a card's calendar versions are re-checked inside a transaction, and under an Idempotency-Key the key's

@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { CreateTransferBody } from '@finance/shared/contracts/ledger/transactions';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   insertReturningRows,
@@ -48,13 +49,12 @@ export async function createTransfer(em: EntityManager, ctx: CallerContext, inpu
     throw invalidField('received_account_id', 'a conta de destino deve ser diferente da conta de origem');
   }
   const legs = transferLegs(ctx, input);
-  const row = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const visible = await visibleAccountIds(tx, ctx, [input.sent_account_id, input.received_account_id]);
     if (!visible.has(input.sent_account_id)) throw notFound('Conta não encontrada (sent_account_id)');
     if (!visible.has(input.received_account_id)) throw notFound('Conta não encontrada (received_account_id)');
     const inserted = await insertReturningRows(tx, legs);
     recordTransactionChanges(tx, ctx, 'created', legs);
-    return inserted.find((leg) => leg.id === legs[0].id) as TransactionRow;
+    return keepAnswer(transactionView(inserted.find((leg) => leg.id === legs[0].id) as TransactionRow));
   });
-  return transactionView(row);
 }

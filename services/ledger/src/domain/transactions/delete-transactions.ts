@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { DeleteTransactionQuery } from '@finance/shared/contracts/ledger/transactions';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { endRecurrenceSeries, endRecurrenceSeriesBefore } from '../../data-access/recurrence-series-repository.ts';
 import {
@@ -38,6 +39,6 @@ export async function deleteTransaction(
       await endRecurrenceSeriesBefore(tx, target.connected_transaction_id, from ?? target.date);
     }
     recordTransactionChanges(tx, ctx, 'deleted', deleted);
-    return { deleted: deleted.length };
+    return keepAnswer({ deleted: deleted.length });
   });
 }

@@ -1,5 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOneLive, insertReturningRows } from '../../data-access/transaction-repository.ts';
 import { blankTransaction } from './new-transaction.ts';
@@ -9,7 +10,7 @@ import { transactionView } from './transaction-view.ts';
 
 /** POST /v1/transactions/{id}/duplicate: a paid single copy, without tags or series link. */
 export async function duplicateTransaction(em: EntityManager, ctx: CallerContext, id: string) {
-  const row = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const source = await findOneLive(tx, ctx, id);
     if (!source) throw notFound(TRANSACTION_NOT_FOUND);
     const onCard = source.credit_card_id !== null;
@@ -41,7 +42,6 @@ export async function duplicateTransaction(em: EntityManager, ctx: CallerContext
     });
     const [inserted] = await insertReturningRows(tx, [copy]);
     recordTransactionChanges(tx, ctx, 'created', [copy]);
-    return inserted;
+    return keepAnswer(transactionView(inserted));
   });
-  return transactionView(row);
 }

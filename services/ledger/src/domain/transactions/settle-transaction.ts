@@ -1,6 +1,7 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { SettleTransactionBody } from '@finance/shared/contracts/ledger/transactions';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findOneLive, visibleAccountIds } from '../../data-access/transaction-repository.ts';
 import { settleEntry } from '../../data-access/transaction-updates.ts';
@@ -17,7 +18,7 @@ export async function settleTransaction(
   input: SettleTransactionBody,
 ) {
   const paidAt = input.paid_at === undefined ? null : entryDateOf('paid_at', input.paid_at);
-  const row = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const target = await findOneLive(tx, ctx, id, true);
     if (!target) throw notFound(TRANSACTION_NOT_FOUND);
     if (target.credit_card_id) throw invalidField('id', 'lançamentos de cartão não são liquidados');
@@ -28,7 +29,6 @@ export async function settleTransaction(
     if (!visible.size) throw notFound('Conta não encontrada (account_id)');
     const settled = await settleEntry(tx, id, input.account_id, paidAt);
     recordTransactionChanges(tx, ctx, 'updated', [settled]);
-    return settled;
+    return keepAnswer(transactionView(settled));
   });
-  return transactionView(row);
 }

@@ -3,6 +3,7 @@ import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { TransactionFields } from '@finance/shared/contracts/ledger/transactions';
 import { badRequest, type FieldError, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { shiftRecurrenceSeries } from '../../data-access/recurrence-series-repository.ts';
 import {
@@ -119,7 +120,7 @@ export async function updateManyTransactions(
   const scope = input.edition_type ?? 'THIS';
   const seeds = (targets: TransactionRow[]) => seedsOf(targets, scope, editionDate);
   const rebill = Boolean(newDate) || input.credit_card_id !== undefined;
-  const rows = await withCurrentCalendars(async () => {
+  return withCurrentCalendars(async () => {
     // billing answers before the transaction opens: the card sent, and the bills of the entries' new dates
     const seen: CalendarVersions = new Map();
     const planned = rebill
@@ -168,8 +169,7 @@ export async function updateManyTransactions(
       // card entries that moved in time or to another card go to the bill their date falls in (404 for a foreign card)
       const updated = rebill ? await rebillCardRows(planned, tx, loaded) : loaded;
       recordTransactionChanges(tx, ctx, 'updated', updated);
-      return updated;
+      return keepAnswer(updated.map(transactionView));
     });
   });
-  return rows.map(transactionView);
 }

@@ -1,6 +1,7 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
 import { categorizationRuleRoutes } from '@finance/shared/contracts/ledger/categorization-rules';
 import { lookupIn } from '@finance/shared/contracts/route';
-import { mountRoute, Reply } from '@finance/shared/http/service-routes';
+import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import type { LedgerRuntime } from '../../config.ts';
 import { createRule } from '../../domain/rules/create-rule.ts';
@@ -10,6 +11,7 @@ import {
   listCategorizationRules,
 } from '../../domain/rules/manage-rules.ts';
 import type { RecategorizationQueue } from '../../domain/rules/queue-recategorization.ts';
+import { recoverRuleAnswer } from '../../domain/rules/rule-answer.ts';
 import { updateCategorizationRule } from '../../domain/rules/update-rule.ts';
 
 const route = lookupIn(categorizationRuleRoutes);
@@ -21,18 +23,28 @@ export function mountCategorizationRuleRoutes(router: Router, runtime: LedgerRun
     lanes: runtime.config.RECATEGORIZATION_LANES,
     relaySoon: () => runtime.outbox?.kick(),
   };
-  mountRoute(router, route('createCategorizationRule'), async ({ body }, ctx) => {
-    const { created, result } = await createRule(orm.em.fork(), ctx, body, queue);
-    return new Reply(created ? 201 : 200, result);
-  });
+  // a retry of a command that died waiting for its recategorization rebuilds the answer from its job
+  const recover = (point: unknown, _input: unknown, ctx: CallerContext) =>
+    recoverRuleAnswer(orm.em.fork(), ctx, point, queue);
+  mountRoute(
+    router,
+    route('createCategorizationRule'),
+    ({ body }, ctx) => createRule(orm.em.fork(), ctx, body, queue),
+    {
+      recover,
+    },
+  );
   mountRoute(router, route('listCategorizationRules'), ({ query }, ctx) =>
     listCategorizationRules(orm.em.fork(), ctx, query),
   );
   mountRoute(router, route('getCategorizationRule'), ({ params }, ctx) =>
     getCategorizationRule(orm.em.fork(), ctx, params.id),
   );
-  mountRoute(router, route('updateCategorizationRule'), ({ params, body }, ctx) =>
-    updateCategorizationRule(orm.em.fork(), ctx, params.id, body, queue),
+  mountRoute(
+    router,
+    route('updateCategorizationRule'),
+    ({ params, body }, ctx) => updateCategorizationRule(orm.em.fork(), ctx, params.id, body, queue),
+    { recover },
   );
   mountRoute(router, route('deleteCategorizationRule'), ({ params }, ctx) =>
     deleteCategorizationRule(orm.em.fork(), ctx, params.id),
