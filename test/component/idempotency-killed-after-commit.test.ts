@@ -13,7 +13,11 @@ interface Step {
   route: string;
   path: (ids: Ids) => string;
   body?: (ids: Ids) => unknown;
+  /** A statement file, sent as the body with its media type. */
+  file?: string;
 }
+
+const STATEMENT_CSV = 'Data,Valor,Identificador,Descrição\n02/03/2026,-12.50,k-1,Padaria\n';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
 
@@ -166,6 +170,22 @@ const STEPS: Step[] = [
       transactions: [],
     }),
   },
+  {
+    route: 'POST /v1/accounts/:id/statements',
+    path: (ids) => `/v1/accounts/${ids.account}/statements?preset=nubank-conta`,
+    file: STATEMENT_CSV,
+  },
+  {
+    route: 'POST /v1/credit-cards/:id/statements',
+    path: (ids) => `/v1/credit-cards/${ids.card}/statements?preset=nubank-cartao`,
+    file: 'date,title,amount\n2026-03-03,Mercado,45.90\n',
+  },
+  {
+    route: 'POST /v1/transactions/:id/reconcile',
+    path: (ids) => `/v1/transactions/${ids.forecast}/reconcile`,
+    body: (ids) => ({ transaction_id: ids.real }),
+  },
+  { route: 'POST /v1/transactions/:id/unreconcile', path: (ids) => `/v1/transactions/${ids.forecast}/unreconcile` },
   { route: 'DELETE /v2/goals/:id/values/:valueId', path: (ids) => `/v2/goals/${ids.goal}/values/${ids.goalValue}` },
   { route: 'DELETE /v2/goals/:id', path: (ids) => `/v2/goals/${ids.goal}` },
   { route: 'DELETE /v1/spending-limits/:id', path: (ids) => `/v1/spending-limits/${ids.limit}` },
@@ -243,6 +263,8 @@ describe('idempotency: every write route, its service killed right after its com
     ids.transaction = (await entry({})).id;
     ids.parcelled = (await entry({ type: 'PARCELLED', installments: 2 })).id;
     ids.unpaid = (await entry({ paid: false })).id;
+    ids.forecast = (await entry({ paid: false, title: 'Previsão' })).id;
+    ids.real = (await entry({ paid: true, title: 'Real' })).id;
     ids.category = (await created('/v1/categories', { name: 'Própria', is_expense: true })).id;
     ids.subcategory = (await created('/v1/subcategories', { name: 'Sub', category_id: ids.category })).id;
     await importCompleted(api, {
@@ -309,7 +331,8 @@ describe('idempotency: every write route, its service killed right after its com
       const send = () =>
         api.request(name.split(' ')[0], step.path(ids), {
           body: step.body?.(ids),
-          headers: { 'idempotency-key': key },
+          rawBody: step.file,
+          headers: { 'idempotency-key': key, ...(step.file ? { 'content-type': 'text/csv' } : {}) },
         });
       const first = await send();
       idempotencyTestHooks.afterCommit = undefined;

@@ -56,6 +56,8 @@ export const TRANSACTION_COLUMNS = {
   deleted_at: { type: 'timestamptz', nullable: true, role: 'internal' },
   created_at: { type: 'timestamptz', nullable: false, role: 'stamp' },
   updated_at: { type: 'timestamptz', nullable: false, role: 'stamp' },
+  // the context's key (shared/src/db/context-scope.ts), generated from profile_id/user_id
+  context_id: { type: 'uuid', nullable: true, role: 'internal', generated: true },
   merchant_name_normalized: { type: 'text', nullable: true, role: 'internal', generated: true },
   merchant_cnpj_digits: { type: 'text', nullable: true, role: 'internal', generated: true },
   user_edited_fields: { type: 'text[]', nullable: false, default: [], role: 'internal' },

@@ -2,6 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import { afterIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { conflict, invalidField, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forecastReconciledWith, selectSuggestionPage, setReconciliation } from '../../data-access/reconciliation.ts';
 import { findLive, findOneLive } from '../../data-access/transaction-repository.ts';
@@ -45,13 +46,20 @@ export async function listSuggestions(em: EntityManager, ctx: CallerContext, que
  * POST /v1/transactions/{id}/reconcile: the forecast `id` is settled by the paid entry `transactionId`. Both rows
  * are locked, the entry first, so two forecasts never get one entry at once.
  */
+/** The forecast as the answer shows it, read in the transaction that changed it. */
+async function reconciledView(tx: EntityManager, ctx: CallerContext, forecastId: string) {
+  return transactionView(
+    (await findOneLive(tx, ctx, forecastId)) as NonNullable<Awaited<ReturnType<typeof findOneLive>>>,
+  );
+}
+
 export async function reconcileTransaction(
   em: EntityManager,
   ctx: CallerContext,
   forecastId: string,
   transactionId: string,
 ) {
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const forecast = await findOneLive(tx, ctx, forecastId, true);
     if (!forecast) throw notFound(NOT_FOUND);
     const real = await findOneLive(tx, ctx, transactionId, true);
@@ -73,23 +81,18 @@ export async function reconcileTransaction(
       throw conflict('Este lançamento já concilia outra previsão');
     }
     recordTransactionChanges(tx, ctx, 'updated', await setReconciliation(tx, ctx, forecast.id, real.id));
+    return keepAnswer(await reconciledView(tx, ctx, forecast.id));
   });
-  return transactionView(
-    (await findOneLive(em, ctx, forecastId)) as NonNullable<Awaited<ReturnType<typeof findOneLive>>>,
-  );
 }
 
 /** POST /v1/transactions/{id}/unreconcile: `id` is the reconciled forecast or the entry it was reconciled with. */
 export async function unreconcileTransaction(em: EntityManager, ctx: CallerContext, id: string) {
-  const forecastId = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const row = await findOneLive(tx, ctx, id, true);
     if (!row) throw notFound(NOT_FOUND);
     const forecast = row.reconciled_at ? row.id : await forecastReconciledWith(tx, ctx, row.id);
     if (!forecast) throw conflict('Esta transação não está conciliada');
     recordTransactionChanges(tx, ctx, 'updated', await setReconciliation(tx, ctx, forecast, null));
-    return forecast;
+    return keepAnswer(await reconciledView(tx, ctx, forecast));
   });
-  return transactionView(
-    (await findOneLive(em, ctx, forecastId)) as NonNullable<Awaited<ReturnType<typeof findOneLive>>>,
-  );
 }

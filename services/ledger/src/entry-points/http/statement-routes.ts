@@ -1,3 +1,4 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
 import { reconciliationRoutes } from '@finance/shared/contracts/ledger/reconciliation';
 import { statementRoutes } from '@finance/shared/contracts/ledger/statements';
 import { lookupIn } from '@finance/shared/contracts/route';
@@ -10,6 +11,7 @@ import {
   reconcileTransaction,
   unreconcileTransaction,
 } from '../../domain/imports/manage-reconciliation.ts';
+import { recoverImport } from '../../domain/open-banking/start-import.ts';
 import { startStatementImport } from '../../domain/statements/import-statement.ts';
 
 const statement = lookupIn(statementRoutes);
@@ -19,23 +21,33 @@ export function mountStatementRoutes(router: Router, runtime: LedgerRuntime): vo
   const { orm } = runtime;
   // the import job leaves through the outbox: the command wakes the relay once it has committed
   const relaySoon = () => runtime.outbox?.kick();
-  mountRoute(router, statement('importAccountStatement'), ({ params, query, body }, ctx, req) =>
-    startStatementImport(
-      orm.em.fork(),
-      billingFor(runtime),
-      ctx,
-      { holder: { account_id: params.id }, file: body, query, contentType: req.get('content-type') },
-      relaySoon,
-    ),
+  // a retry whose first attempt died after its commit answers from the import's job
+  const recover = (point: unknown, _input: unknown, ctx: CallerContext) => recoverImport(orm.em.fork(), ctx, point);
+  mountRoute(
+    router,
+    statement('importAccountStatement'),
+    ({ params, query, body }, ctx, req) =>
+      startStatementImport(
+        orm.em.fork(),
+        billingFor(runtime),
+        ctx,
+        { holder: { account_id: params.id }, file: body, query, contentType: req.get('content-type') },
+        relaySoon,
+      ),
+    { recover },
   );
-  mountRoute(router, statement('importCardStatement'), ({ params, query, body }, ctx, req) =>
-    startStatementImport(
-      orm.em.fork(),
-      billingFor(runtime),
-      ctx,
-      { holder: { credit_card_id: params.id }, file: body, query, contentType: req.get('content-type') },
-      relaySoon,
-    ),
+  mountRoute(
+    router,
+    statement('importCardStatement'),
+    ({ params, query, body }, ctx, req) =>
+      startStatementImport(
+        orm.em.fork(),
+        billingFor(runtime),
+        ctx,
+        { holder: { credit_card_id: params.id }, file: body, query, contentType: req.get('content-type') },
+        relaySoon,
+      ),
+    { recover },
   );
   mountRoute(router, reconciliation('listReconciliationSuggestions'), ({ query }, ctx) =>
     listSuggestions(orm.em.fork(), ctx, query),
