@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import Provider from 'oidc-provider';
+import Provider, { type ProviderClient } from 'oidc-provider';
 import type { ConsentStore } from './consents.ts';
 
 /** A client the institution registered (in the ecosystem, through the directory and dynamic registration). */
@@ -69,7 +69,7 @@ export async function createAuthorizationServer(options: {
     acrValues: [ACR_LOA2, 'urn:brasil:openbanking:loa3'],
     pkce: { required: () => true },
     rotateRefreshToken: false,
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: async (_ctx: unknown, client: ProviderClient) => client.grantTypeAllowed('refresh_token'),
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL,
       ClientCredentials: ACCESS_TOKEN_TTL,
@@ -100,7 +100,7 @@ export async function createAuthorizationServer(options: {
         enabled: true,
         defaultResource: () => options.resource,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, resourceIndicator, client) => {
+        getResourceServerInfo: (_ctx: unknown, resourceIndicator: string, client: ProviderClient) => {
           if (resourceIndicator !== options.resource) throw new Error('unknown resource');
           return {
             scope: ['consents', ...FAMILY_SCOPES, ...consentScopes(client.clientId)].join(' '),
@@ -111,9 +111,9 @@ export async function createAuthorizationServer(options: {
         },
       },
     },
-    findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id, cpf: id }) }),
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    renderError: async (ctx, out) => {
+    findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, cpf: id }) }),
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    renderError: async (ctx: { type: string; body: unknown }, out: unknown) => {
       ctx.type = 'json';
       ctx.body = out;
     },

@@ -56,7 +56,7 @@ function requireConsent(
     if (!token || token.isExpired)
       return sendError(res, 401, 'UNAUTHORIZED', 'Token de acesso ausente, inválido ou expirado');
     const scopes = (token.scope ?? '').split(' ');
-    const consentId = scopes.find((s) => s.startsWith('consent:'))?.slice('consent:'.length);
+    const consentId = scopes.find((s: string) => s.startsWith('consent:'))?.slice('consent:'.length);
     const consent = consentId ? consents.get(consentId) : undefined;
     if (!consent || consent.clientId !== token.clientId || consent.status !== 'AUTHORISED') {
       return sendError(res, 401, 'UNAUTHORIZED', 'O consentimento deste token não está autorizado');
@@ -71,22 +71,44 @@ function requireConsent(
   };
 }
 
-/** `from`/`to` query days (default today), at most `maxDays` apart, or an error answered. */
-function window(req: Request, res: Response, names: [string, string], today: string, maxDays: number) {
+/**
+ * `from`/`to` query days (default today), at most `maxDays` apart and no earlier than `earliest` days ago, nor
+ * later than `latest` days ahead: the history reaches 12 months back (and scheduled entries ahead); the current
+ * entries, D-6 to today.
+ */
+function window(
+  req: Request,
+  res: Response,
+  names: [string, string],
+  today: string,
+  limits: { maxDays: number; earliest: number; latest: number },
+) {
   const from = String(req.query[names[0]] ?? today);
   const to = String(req.query[names[1]] ?? today);
-  const span = (Date.parse(to) - Date.parse(from)) / 86_400_000;
-  if (!DAY.test(from) || !DAY.test(to) || Number.isNaN(span) || span < 0 || span > maxDays) {
+  const days = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 86_400_000;
+  const span = days(from, to);
+  if (
+    !DAY.test(from) ||
+    !DAY.test(to) ||
+    Number.isNaN(span) ||
+    span < 0 ||
+    span > limits.maxDays ||
+    days(from, today) > limits.earliest ||
+    days(today, to) > limits.latest
+  ) {
     sendError(
       res,
       422,
       'PARAMETRO_INVALIDO',
-      `${names[0]} e ${names[1]} devem ser datas AAAA-MM-DD, em até ${maxDays + 1} dias`,
+      `${names[0]} e ${names[1]} fora do período permitido (${limits.earliest} dias atrás, ${limits.latest} à frente)`,
     );
     return null;
   }
   return { from, to };
 }
+
+const HISTORY = { maxDays: 400, earliest: 366, latest: 366 };
+const CURRENT = { maxDays: 6, earliest: 6, latest: 0 };
 
 const accountView = (account: Account) => ({
   brandName: BANK.brandName,
@@ -121,11 +143,11 @@ function accountsRouter(deps: ApiDeps): Router {
     sendPage(req, res, deps.base, authorisedOf(res).customer.accounts.map(accountView)),
   );
   router.get('/accounts/:accountId', guard('ACCOUNTS_READ'), (req, res) => {
-    const account = find(res, req.params.accountId);
+    const account = find(res, String(req.params.accountId));
     if (account) sendOne(req, res, deps.base, { ...accountView(account), subtype: account.subtype, currency: 'BRL' });
   });
   router.get('/accounts/:accountId/balances', guard('ACCOUNTS_BALANCES_READ'), (req, res) => {
-    const account = find(res, req.params.accountId);
+    const account = find(res, String(req.params.accountId));
     if (!account) return;
     sendOne(req, res, deps.base, {
       availableAmount: brl(balanceCents(account)),
@@ -134,10 +156,10 @@ function accountsRouter(deps: ApiDeps): Router {
       updateDateTime: `${new Date().toISOString().slice(0, 19)}Z`,
     });
   });
-  const transactions = (maxDays: number) => (req: Request, res: Response) => {
-    const account = find(res, req.params.accountId as string);
+  const transactions = (limits: typeof HISTORY) => (req: Request, res: Response) => {
+    const account = find(res, String(req.params.accountId));
     if (!account) return;
-    const range = window(req, res, ['fromBookingDate', 'toBookingDate'], deps.today(), maxDays);
+    const range = window(req, res, ['fromBookingDate', 'toBookingDate'], deps.today(), limits);
     if (!range) return;
     const direction = req.query.creditDebitIndicator;
     const rows = account.transactions.filter((tx) => {
@@ -147,8 +169,8 @@ function accountsRouter(deps: ApiDeps): Router {
     sendPage(req, res, deps.base, rows, { totals: false });
   };
   // the documents: up to 12 months for the history, 7 days (D-6) for the current entries
-  router.get('/accounts/:accountId/transactions', guard('ACCOUNTS_TRANSACTIONS_READ'), transactions(366));
-  router.get('/accounts/:accountId/transactions-current', guard('ACCOUNTS_TRANSACTIONS_READ'), transactions(6));
+  router.get('/accounts/:accountId/transactions', guard('ACCOUNTS_TRANSACTIONS_READ'), transactions(HISTORY));
+  router.get('/accounts/:accountId/transactions-current', guard('ACCOUNTS_TRANSACTIONS_READ'), transactions(CURRENT));
   return router;
 }
 
@@ -165,7 +187,7 @@ function creditCardsRouter(deps: ApiDeps): Router {
     sendPage(req, res, deps.base, authorisedOf(res).customer.cards.map(cardView)),
   );
   router.get('/accounts/:id', guard('CREDIT_CARDS_ACCOUNTS_READ'), (req, res) => {
-    const card = find(res, req.params.id);
+    const card = find(res, String(req.params.id));
     if (!card) return;
     sendOne(req, res, deps.base, {
       name: card.name,
@@ -175,7 +197,7 @@ function creditCardsRouter(deps: ApiDeps): Router {
     });
   });
   router.get('/accounts/:id/limits', guard('CREDIT_CARDS_ACCOUNTS_LIMITS_READ'), (req, res) => {
-    const card = find(res, req.params.id);
+    const card = find(res, String(req.params.id));
     if (!card) return;
     const used = card.open.reduce(
       (sum, tx) =>
@@ -195,7 +217,7 @@ function creditCardsRouter(deps: ApiDeps): Router {
     ]);
   });
   router.get('/accounts/:id/bills', guard('CREDIT_CARDS_ACCOUNTS_BILLS_READ'), (req, res) => {
-    const card = find(res, req.params.id);
+    const card = find(res, String(req.params.id));
     if (!card) return;
     const from = typeof req.query.fromDueDate === 'string' ? req.query.fromDueDate : '0000-00-00';
     const to = typeof req.query.toDueDate === 'string' ? req.query.toDueDate : '9999-99-99';
@@ -225,17 +247,17 @@ function creditCardsRouter(deps: ApiDeps): Router {
     '/accounts/:id/bills/:billId/transactions',
     guard('CREDIT_CARDS_ACCOUNTS_BILLS_TRANSACTIONS_READ'),
     (req, res) => {
-      const card = find(res, req.params.id);
+      const card = find(res, String(req.params.id));
       if (!card) return;
       const bill = card.bills.find((b) => b.billId === req.params.billId);
       if (!bill) return sendError(res, 404, 'NAO_ENCONTRADO', 'Fatura não encontrada');
       sendPage(req, res, deps.base, bill.transactions);
     },
   );
-  const transactions = (maxDays: number) => (req: Request, res: Response) => {
-    const card = find(res, req.params.id as string);
+  const transactions = (limits: typeof HISTORY) => (req: Request, res: Response) => {
+    const card = find(res, String(req.params.id));
     if (!card) return;
-    const range = window(req, res, ['fromTransactionDate', 'toTransactionDate'], deps.today(), maxDays);
+    const range = window(req, res, ['fromTransactionDate', 'toTransactionDate'], deps.today(), limits);
     if (!range) return;
     const rows = [...card.bills.flatMap((bill) => bill.transactions), ...card.open].filter((tx) => {
       const day = tx.transactionDateTime.slice(0, 10);
@@ -243,8 +265,12 @@ function creditCardsRouter(deps: ApiDeps): Router {
     });
     sendPage(req, res, deps.base, rows);
   };
-  router.get('/accounts/:id/transactions', guard('CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ'), transactions(366));
-  router.get('/accounts/:id/transactions-current', guard('CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ'), transactions(6));
+  router.get('/accounts/:id/transactions', guard('CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ'), transactions(HISTORY));
+  router.get(
+    '/accounts/:id/transactions-current',
+    guard('CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ'),
+    transactions(CURRENT),
+  );
   return router;
 }
 

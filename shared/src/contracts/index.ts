@@ -7,6 +7,7 @@ import { categoryRoutes } from './ledger/categories.ts';
 import { categorizationRuleRoutes } from './ledger/categorization-rules.ts';
 import { jobRoutes } from './ledger/jobs.ts';
 import { openBankingRoutes } from './ledger/open-banking.ts';
+import { connectionRoutes } from './ledger/open-banking-connections.ts';
 import { personalConfigRoutes } from './ledger/personal-config.ts';
 import { tagRoutes } from './ledger/tags.ts';
 import { transactionRoutes } from './ledger/transactions.ts';
@@ -26,4 +27,5 @@ export const publicRoutes: AnyRoute[] = [
   ...insightsRoutes,
   ...jobRoutes,
   ...openBankingRoutes,
+  ...connectionRoutes,
 ];

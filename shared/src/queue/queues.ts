@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { jobDuration, jobFailures, queueDepth } from '../telemetry/metrics.ts';
 import { bullTelemetry } from '../telemetry/queue-tracing.ts';
-import { DEFAULT_JOB_OPTIONS, type QueueName } from './catalogue.ts';
+import { DEFAULT_JOB_OPTIONS, QUEUE_JOB_OPTIONS, type QueueName } from './catalogue.ts';
 
 /** Producer side: one Queue object per name per process, all on one connection. */
 export class QueueRegistry {
@@ -23,7 +23,7 @@ export class QueueRegistry {
       queue = new Queue(name, {
         connection: this.connection,
         prefix: this.prefix,
-        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...QUEUE_JOB_OPTIONS[name] },
         telemetry: bullTelemetry(),
       });
       queue.on('error', () => undefined);

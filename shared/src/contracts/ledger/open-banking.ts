@@ -3,6 +3,7 @@ import {
   anyUuid,
   bankDay,
   cents,
+  currencyCode,
   errorSchema,
   listQuery,
   ownership,
@@ -14,7 +15,12 @@ import { defineRoute } from '../route.ts';
 import { ACCOUNT_TYPES, type AccountType } from './accounts.ts';
 import { jobSchema } from './jobs.ts';
 
-export const CONNECTION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
+/**
+ * A connection waits for the customer at the institution (AWAITING_AUTHORISATION), then syncs (ACTIVE) until
+ * its consent ends: EXPIRED or REVOKED (at the institution, or here); FAILED when the authorization did not
+ * complete. Connections made by JSON imports are ACTIVE or REVOKED.
+ */
+export const CONNECTION_STATUSES = ['AWAITING_AUTHORISATION', 'ACTIVE', 'EXPIRED', 'REVOKED', 'FAILED'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 /** An account of the bank's, keyed by its `external_id`. */
@@ -52,6 +58,15 @@ export interface ImportedTransaction {
   merchant_cnae?: string | null;
   operation_type?: string | null;
   logo_url?: string | null;
+  /** BOOKED (default), PENDING (still processing at the bank) or FORECAST (scheduled); the same id becomes BOOKED once effected. */
+  status?: 'BOOKED' | 'PENDING' | 'FORECAST';
+  /** One installment of a purchase in parts: members of the same `series_key` are one series. */
+  installment?: { series_key: string; number: number; total: number };
+  /** A purchase in another currency, booked at its amount in reais: what was charged abroad. */
+  original_amount?: string;
+  original_currency?: string;
+  /** The due date of the card bill the bank put this entry in. */
+  bill_due_date?: string;
 }
 
 /** An investment with its daily balances. */
@@ -127,8 +142,18 @@ const importedTransaction = Joi.object<ImportedTransaction>({
     .uri({ scheme: ['http', 'https'] })
     .max(2048)
     .allow(null),
+  status: Joi.string().valid('BOOKED', 'PENDING', 'FORECAST'),
+  installment: Joi.object({
+    series_key: externalId().required(),
+    number: Joi.number().integer().strict().min(1).max(999).required(),
+    total: Joi.number().integer().strict().min(1).max(999).required(),
+  }),
+  original_amount: Joi.string().pattern(/^\d{1,15}(\.\d{1,4})?$/, 'decimal amount'),
+  original_currency: currencyCode(),
+  bill_due_date: bankDay(),
 })
   .xor('account_external_id', 'credit_card_external_id')
+  .and('original_amount', 'original_currency')
   .label('ImportedTransaction');
 
 const importedInvestment = Joi.object<ImportedInvestment>({
@@ -155,11 +180,30 @@ export const importBody = Joi.object<OpenBankingImport>({
 
 export const connectionSchema = Joi.object({
   id: anyUuid().required(),
-  external_id: Joi.string().required().description("The bank's connection id, as sent in `connection.id`"),
+  external_id: Joi.string()
+    .required()
+    .description("The bank's connection id, as sent in `connection.id` (a connection made here: its own id)"),
   institution: Joi.string().required(),
+  institution_id: Joi.string()
+    .allow(null)
+    .required()
+    .description('The institution of `GET /v1/open-banking/institutions`; null for a connection made by a JSON import'),
   status: Joi.string()
     .valid(...CONNECTION_STATUSES)
     .required(),
+  authorization_url: Joi.string()
+    .allow(null)
+    .required()
+    .description(
+      'While AWAITING_AUTHORISATION: the institution page the customer opens to authorise (valid for minutes)',
+    ),
+  consent_expires_at: Joi.string().isoDate().allow(null).required(),
+  last_synced_at: Joi.string().isoDate().allow(null).required().description('When the last sync finished'),
+  last_sync_error: Joi.string().allow(null).required().description('Why the last sync failed, in Portuguese'),
+  last_import_job_id: anyUuid()
+    .allow(null)
+    .required()
+    .description('The import job of the last sync (`GET /v1/jobs/{id}`)'),
   revoked_at: Joi.string().isoDate().allow(null).required(),
   ...ownership,
 }).label('Connection');

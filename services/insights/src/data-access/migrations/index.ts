@@ -13,6 +13,7 @@ import { CreateLimitsGoalsNotifications } from './0001-create-limits-goals-notif
 import { CreateInvestments } from './0002-create-investments.ts';
 import { CreateContextTimeZones } from './0003-context-time-zones.ts';
 import { CreateWebhooks } from './0003-create-webhooks.ts';
+import { ConnectionNotifications } from './0008-connection-notifications.ts';
 
 export const insightsMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -27,4 +28,5 @@ export const insightsMigrations: MigrationList = [
   { name: '0005-outbox-fillfactor', class: OutboxRoomForClaims },
   { name: '0006-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0007-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0008-connection-notifications', class: ConnectionNotifications },
 ];

@@ -1,5 +1,10 @@
 import { isValidTimeZone } from '@finance/shared/clock';
-import type { ContextTimeZoneChanged, DomainEvent, TransactionChanged } from '@finance/shared/queue/catalogue';
+import type {
+  ConnectionEnded,
+  ContextTimeZoneChanged,
+  DomainEvent,
+  TransactionChanged,
+} from '@finance/shared/queue/catalogue';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { type EventBatchRun, eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { handleOnce, recordHandled } from '@finance/shared/queue/inbox';
@@ -8,6 +13,7 @@ import type { InsightsRuntime } from '../../config.ts';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
+import { connectionNotification } from '../../domain/notifications/connection-notifications.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
 const CONSUMER = 'insights';
@@ -21,6 +27,18 @@ function timeZoneChange(event: DomainEvent): DomainEvent<ContextTimeZoneChanged>
     throw new UnrecoverableError('malformed context.time_zone_changed event');
   }
   return changed;
+}
+
+function connectionEnded(event: DomainEvent): DomainEvent<ConnectionEnded> {
+  const ended = event as DomainEvent<ConnectionEnded>;
+  if (
+    !ended.context?.user_id ||
+    typeof ended.data?.connection_id !== 'string' ||
+    typeof ended.data.institution !== 'string'
+  ) {
+    throw new UnrecoverableError(`malformed ${String(event.type)} event`);
+  }
+  return ended;
 }
 
 function transactionChange(event: DomainEvent): DomainEvent<TransactionChanged> {
@@ -47,6 +65,14 @@ export function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
           case 'account.created':
             quiet.push(event);
             return;
+          case 'connection.revoked':
+          case 'connection.expired': {
+            const notification = connectionNotification(connectionEnded(event));
+            await handleOnce(orm.em.fork(), event, CONSUMER, async (tx) => {
+              await insertNotifications(tx, [notification]);
+            });
+            return;
+          }
           case 'context.time_zone_changed': {
             const { context, data } = timeZoneChange(event);
             await handleOnce(orm.em.fork(), event, CONSUMER, (tx) =>

@@ -26,6 +26,7 @@ import { CategoryDirectionOptional } from './0014-category-direction-optional.ts
 import { AddContextTimeZone } from './0014-context-time-zone.ts';
 import { UserEditedFields } from './0015-user-edited-fields.ts';
 import { RecategorizationLanes } from './0019-recategorization-lanes.ts';
+import { OpenFinanceConnections } from './0021-open-finance-connections.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -53,4 +54,5 @@ export const ledgerMigrations: MigrationList = [
   { name: '0018-outbox-payload-json', class: OutboxPayloadAsText },
   { name: '0019-recategorization-lanes', class: RecategorizationLanes },
   { name: '0020-outbox-payload-bytes', class: OutboxPayloadBytes },
+  { name: '0021-open-finance-connections', class: OpenFinanceConnections },
 ];

@@ -1,0 +1,39 @@
+import type { LedgerRuntime } from './config.ts';
+import { jsonOrFile } from './data-access/open-finance/institution-config.ts';
+import { openFinanceConnector } from './data-access/open-finance/open-finance-connector.ts';
+import { type Institution, parseInstitutions } from './domain/open-banking/institutions.ts';
+import type { OpenFinance } from './domain/open-banking/open-finance.ts';
+import { SecretBox } from './domain/open-banking/secret-box.ts';
+
+const wired = new WeakMap<LedgerRuntime, { keys: string; value: OpenFinance }>();
+
+/**
+ * The ledger's Open Finance wiring: the institutions of its configuration, the connector and the keyring.
+ * Built once per running service (again if the keyring changes: a rotation takes effect on the next call).
+ */
+export function openFinanceFor(runtime: LedgerRuntime): OpenFinance {
+  const config = runtime.config;
+  const cached = wired.get(runtime);
+  if (cached && cached.keys === config.OPEN_BANKING_ENCRYPTION_KEYS) return cached.value;
+  const secrets = new SecretBox(config.OPEN_BANKING_ENCRYPTION_KEYS);
+  let institutions: Institution[] | undefined;
+  const value: OpenFinance = {
+    institutions: () => {
+      institutions ??= parseInstitutions(
+        jsonOrFile(config.OPEN_BANKING_PARTICIPANTS),
+        jsonOrFile(config.OPEN_BANKING_CLIENTS),
+        config.OPEN_BANKING_ENCRYPTION_KEYS,
+      );
+      return institutions;
+    },
+    connector:
+      cached?.value.connector ??
+      openFinanceConnector({ timeoutMs: config.OPEN_BANKING_TIMEOUT_MS, allowHttp: config.OPEN_BANKING_ALLOW_HTTP }),
+    secrets,
+    redirectUri: config.OPEN_BANKING_REDIRECT_URI,
+    consentDays: config.OPEN_BANKING_CONSENT_DAYS,
+    syncLeaseSeconds: Math.ceil((config.OPEN_BANKING_TIMEOUT_MS * 40) / 1000) + 60,
+  };
+  wired.set(runtime, { keys: config.OPEN_BANKING_ENCRYPTION_KEYS, value });
+  return value;
+}
