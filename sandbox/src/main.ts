@@ -17,6 +17,7 @@ const sandbox = await startSandbox({
   publicUrl: process.env.SANDBOX_PUBLIC_URL,
   clients,
   autoApprove: process.env.SANDBOX_AUTO_APPROVE !== 'false',
+  today: process.env.SANDBOX_TODAY,
 });
 process.stdout.write(
   `${JSON.stringify({ service: 'sandbox', msg: 'Banco Sandbox listening', url: sandbox.url, clients: clients.length })}\n`,

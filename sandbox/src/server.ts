@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { adminRoutes } from './admin.ts';
 import { createAuthorizationServer, type SandboxClient } from './authorization-server.ts';
 import { ConsentStore } from './consents.ts';
 import { consentsApi, rejectConsent } from './consents-api.ts';
@@ -96,6 +97,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
+  let handle: Sandbox | undefined;
+  app.use(
+    '/sandbox',
+    adminRoutes(() => handle as Sandbox),
+  );
   app.use(faultsMiddleware(faults));
   app.use('/open-banking', requireInteractionId);
   app.use('/open-banking/consents/v3', consentsApi({ provider, consents, base }));
@@ -115,7 +121,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     if (!consent) throw new Error(`no consent ${consentId}`);
     return consent;
   };
-  return {
+  handle = {
     url: base,
     issuer: base,
     get customers() {
@@ -150,4 +156,5 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       });
     },
   };
+  return handle;
 }

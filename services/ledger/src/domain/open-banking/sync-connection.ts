@@ -100,7 +100,8 @@ export async function syncConnection(
       await fail(new BankError('refused', 'instituição não configurada'));
       return 'failed';
     }
-    if (connection.consent_expires_at && connection.consent_expires_at.getTime() <= now().getTime()) {
+    // raw rows carry timestamps as text
+    if (connection.consent_expires_at && new Date(connection.consent_expires_at).getTime() <= now().getTime()) {
       await endAtInstitution(em, ctx, connection, 'EXPIRED', null);
       return 'ended';
     }
@@ -112,7 +113,9 @@ export async function syncConnection(
     const refreshToken = openFinance.secrets.open(connection.refresh_token);
     const today = todayUtc(now());
     const earliest = addDays(today, -HISTORY_DAYS);
-    const since = connection.last_synced_at ? addDays(todayUtc(connection.last_synced_at), -OVERLAP_DAYS) : earliest;
+    const since = connection.last_synced_at
+      ? addDays(todayUtc(new Date(connection.last_synced_at)), -OVERLAP_DAYS)
+      : earliest;
     const snapshot = await openFinance.connector.fetchSnapshot(institution, {
       consentId: connection.consent_id,
       refreshToken,
@@ -142,8 +145,14 @@ export async function syncConnection(
     relaySoon();
     return 'synced';
   } catch (err) {
+    if (process.env.DEBUG_OFB) console.error('SYNC', err);
     await fail(err);
-    if (err instanceof BankError && (err.kind === 'timeout' || err.kind === 'unavailable')) throw err;
+    // the institution's silence, its outages and our own unexpected failures are tried again by the job
+    const definitive =
+      (err instanceof BankError && (err.kind === 'refused' || err.kind === 'invalid')) ||
+      (err as Error).name === 'ImportRejected' ||
+      (err as Error).name === 'UnmappableRecord';
+    if (!definitive) throw err;
     return 'failed';
   }
 }
