@@ -1,7 +1,5 @@
-import type { ApiClient } from '../support/api-client.ts';
-import { ANA_CPF, authorizeInBrowser } from '../support/sandbox-bank.ts';
+import { ANA_CPF, authorizeInBrowser, syncedImport } from '../support/sandbox-bank.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
-import { waitFor } from '../support/wait-for.ts';
 
 /** The full connect flow against Banco Sandbox, through the gateway, as a client and the customer's browser would. */
 describe('Open Finance: connecting Banco Sandbox', () => {
@@ -16,19 +14,7 @@ describe('Open Finance: connecting Banco Sandbox', () => {
   });
   afterAll(() => stack?.stop());
 
-  /** The connection once its sync's import finished. */
-  const synced = (api: ApiClient, id: string, after: string | null = null) =>
-    waitFor(
-      async () => {
-        const connection = (await api.get(`/v1/open-banking/connections/${id}`)).body;
-        if (process.env.DEBUG_OFB) console.log(JSON.stringify(connection));
-        if (!connection.last_import_job_id || connection.last_import_job_id === after) return false;
-        const job = (await api.get(`/v1/jobs/${connection.last_import_job_id}`)).body;
-        return job.state === 'completed' || job.state === 'failed' ? { connection, job } : false;
-      },
-      60_000,
-      250,
-    );
+  const synced = syncedImport;
 
   it('when a client connects, the customer authorises and the callback completes, then a year of accounts, card bills and investments is listed, and a second sync creates nothing', async () => {
     const institutions = await tenant.api.get('/v1/open-banking/institutions');

@@ -4,6 +4,8 @@ import { exportJWK, generateKeyPair } from 'jose';
 import type { Consent } from '../../sandbox/src/consents.ts';
 import { directoryEntry, SANDBOX_SERVER_ID } from '../../sandbox/src/directory.ts';
 import type { Fault } from '../../sandbox/src/server.ts';
+import type { ApiClient } from './api-client.ts';
+import { waitFor } from './wait-for.ts';
 
 export const SANDBOX_CLIENT_ID = 'finance-api-test';
 /** The sandbox's customer with a card, a year of entries and investments; the other has one account. */
@@ -157,4 +159,46 @@ export async function authorizeInBrowser(authorizationUrl: string, callbackPrefi
     if (next.startsWith(callbackPrefix)) return next;
   }
   throw new Error('too many redirects at the institution');
+}
+
+/** What the connect flow hands a test: the connection and the callback URL the institution sent the browser to. */
+export interface Connected {
+  id: string;
+  callback: string;
+}
+
+/**
+ * Creates a connection to Banco Sandbox through the gateway and has the customer authorise it; `complete: false`
+ * stops before the callback is opened (the connection still AWAITING_AUTHORISATION).
+ */
+export async function connectSandbox(
+  gatewayUrl: string,
+  api: { post(path: string, body?: unknown): Promise<{ status: number; body: any }> },
+  options: { cpf?: string; complete?: boolean } = {},
+): Promise<Connected> {
+  const created = await api.post('/v1/open-banking/connections', {
+    institution_id: SANDBOX_SERVER_ID,
+    cpf: options.cpf ?? ANA_CPF,
+  });
+  if (created.status !== 201) throw new Error(`connection: ${created.status} ${JSON.stringify(created.body)}`);
+  const callback = await authorizeInBrowser(created.body.authorization_url, `${gatewayUrl}/v1/open-banking/callback`);
+  if (options.complete !== false) {
+    const answer = await fetch(callback);
+    if (answer.status !== 200) throw new Error(`callback: ${answer.status} ${await answer.text()}`);
+  }
+  return { id: created.body.id, callback };
+}
+
+/** The connection once a sync's import finished (a newer import than `after`), with that import job. */
+export function syncedImport(api: ApiClient, id: string, after: string | null = null) {
+  return waitFor(
+    async () => {
+      const connection = (await api.get(`/v1/open-banking/connections/${id}`)).body;
+      if (!connection.last_import_job_id || connection.last_import_job_id === after) return false;
+      const job = (await api.get(`/v1/jobs/${connection.last_import_job_id}`)).body;
+      return job.state === 'completed' || job.state === 'failed' ? { connection, job } : false;
+    },
+    60_000,
+    250,
+  );
 }

@@ -7,7 +7,7 @@ describe('decimal amounts of the institutions in cents', () => {
     ['1234567.89', 123456789],
     ['0.01', 1],
     ['100.00', 10000],
-    ['999999999999999.99', 99999999999999999],
+    ['90071992547409.91', 9007199254740991],
     ['-12.34', -1234],
     ['1.2', 120],
     ['1.005', 101],
@@ -18,16 +18,26 @@ describe('decimal amounts of the institutions in cents', () => {
     expect(decimalToCents(amount)).toBe(cents);
   });
 
-  it.each(['', '1,00', '1.', '.5', 'abc', '1e3', '12.3.4', ' 1.00', 'NaN', '1234567890123456.00'])(
-    'when the amount is %j, then it is refused',
-    (amount) => {
-      expect(decimalToCents(amount)).toBeNull();
-    },
-  );
+  it.each([
+    '999999999999999.99',
+    '90071992547409.92',
+    '',
+    '1,00',
+    '1.',
+    '.5',
+    'abc',
+    '1e3',
+    '12.3.4',
+    ' 1.00',
+    'NaN',
+    '1234567890123456.00',
+  ])('when the amount is %j, then it is refused', (amount) => {
+    expect(decimalToCents(amount)).toBeNull();
+  });
 
   it('when any whole number of cents is written with two places, then it comes back exactly', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 15n }), fc.boolean(), (cents, negative) => {
+      fc.property(fc.bigInt({ min: 0n, max: BigInt(Number.MAX_SAFE_INTEGER) }), fc.boolean(), (cents, negative) => {
         const text = `${negative ? '-' : ''}${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
         const expected = Number(negative ? -cents : cents);
         expect(decimalToCents(text)).toBe(Object.is(expected, -0) ? 0 : expected);

@@ -49,7 +49,13 @@ const snapshot: BankSnapshot = {
       balance: brl('1500.25'),
       transactions: [
         accountTx('t-cents', { transactionAmount: brl('0.10') }),
-        accountTx('t-big', { creditDebitType: 'CREDITO', type: 'TED', transactionAmount: brl('1234567.89'), partieCnpjCpf: '33000167000101', partiePersonType: 'PESSOA_JURIDICA' }),
+        accountTx('t-big', {
+          creditDebitType: 'CREDITO',
+          type: 'TED',
+          transactionAmount: brl('1234567.89'),
+          partieCnpjCpf: '33000167000101',
+          partiePersonType: 'PESSOA_JURIDICA',
+        }),
         accountTx('t-person', { partieCnpjCpf: '52998224725', partiePersonType: 'PESSOA_NATURAL' }),
         accountTx('t-night', { transactionDateTime: '2026-03-10T02:30:00.000Z' }),
         accountTx('t-pending', { completedAuthorisedPaymentType: 'TRANSACAO_PROCESSANDO' }),
@@ -75,9 +81,24 @@ const snapshot: BankSnapshot = {
           dueDate: '2026-02-10',
           transactions: [
             notebook('n2', 2, '2026-02-03', 'fatura-fev'),
-            cardTx('abroad', { billId: 'fatura-fev', transactionName: 'AMAZON.COM US', brazilianAmount: brl('275.40'), amount: { amount: '50.00', currency: 'USD' } }),
-            cardTx('paid', { billId: 'fatura-fev', transactionType: 'PAGAMENTO', creditDebitType: 'CREDITO', brazilianAmount: brl('900.00') }),
-            cardTx('cashback', { billId: 'fatura-fev', transactionType: 'CASHBACK', creditDebitType: 'CREDITO', brazilianAmount: brl('12.50') }),
+            cardTx('abroad', {
+              billId: 'fatura-fev',
+              transactionName: 'AMAZON.COM US',
+              brazilianAmount: brl('275.40'),
+              amount: { amount: '50.00', currency: 'USD' },
+            }),
+            cardTx('paid', {
+              billId: 'fatura-fev',
+              transactionType: 'PAGAMENTO',
+              creditDebitType: 'CREDITO',
+              brazilianAmount: brl('900.00'),
+            }),
+            cardTx('cashback', {
+              billId: 'fatura-fev',
+              transactionType: 'CASHBACK',
+              creditDebitType: 'CREDITO',
+              brazilianAmount: brl('12.50'),
+            }),
           ],
         },
       ],
@@ -85,12 +106,24 @@ const snapshot: BankSnapshot = {
     },
   ],
   investments: [
-    { family: 'treasure-titles', investmentId: 'tesouro-1', name: 'Tesouro Selic 2029', kind: 'SELIC', brandName: 'Banco Sandbox', grossAmount: brl('25123.4567') },
+    {
+      family: 'treasure-titles',
+      investmentId: 'tesouro-1',
+      name: 'Tesouro Selic 2029',
+      kind: 'SELIC',
+      brandName: 'Banco Sandbox',
+      grossAmount: brl('25123.4567'),
+    },
   ],
 };
 
 describe('mapping an Open Finance sync to the import payload', () => {
-  const payload = mapSnapshot(snapshot, { connectionId: 'conn-1', institution: 'Banco Sandbox', timeZone: 'America/Sao_Paulo', today: '2026-03-12' });
+  const payload = mapSnapshot(snapshot, {
+    connectionId: 'conn-1',
+    institution: 'Banco Sandbox',
+    timeZone: 'America/Sao_Paulo',
+    today: '2026-03-12',
+  });
   const tx = (id: string) => payload.transactions.find((t) => t.external_id === id);
 
   it('then the payload passes the JSON import’s own schema', () => {
@@ -99,7 +132,14 @@ describe('mapping an Open Finance sync to the import payload', () => {
 
   it('then accounts carry the balance in cents, the subtype and the COMPE code', () => {
     expect(payload.accounts).toEqual([
-      { external_id: 'conta-1', name: 'Banco Sandbox 0012345678', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 150025, logo: '999' },
+      {
+        external_id: 'conta-1',
+        name: 'Banco Sandbox 0012345678',
+        type: 'PERSONAL_BANK',
+        subtype: 'CHECKING_ACCOUNT',
+        balance: 150025,
+        logo: '999',
+      },
     ]);
   });
 
@@ -110,7 +150,11 @@ describe('mapping an Open Finance sync to the import payload', () => {
   });
 
   it('then the counterparty’s CNPJ and the type fill the merchant fields; a person’s CPF does not', () => {
-    expect(tx('t-big')).toMatchObject({ merchant_cnpj: '33000167000101', merchant_name: 'PIX PADARIA', operation_type: 'TED' });
+    expect(tx('t-big')).toMatchObject({
+      merchant_cnpj: '33000167000101',
+      merchant_name: 'PIX PADARIA',
+      operation_type: 'TED',
+    });
     expect(tx('t-person')).toMatchObject({ merchant_cnpj: null, merchant_name: null, operation_type: 'PIX' });
   });
 
@@ -143,13 +187,27 @@ describe('mapping an Open Finance sync to the import payload', () => {
     expect(tx('paid')).toBeUndefined();
     expect(tx('cashback')).toMatchObject({ is_expense: false, amount: 1250 });
     expect(payload.credit_cards).toEqual([
-      { external_id: 'cartao-1', name: 'Sandbox Platinum', account_external_id: 'conta-1', closing_day: null, due_day: 10, limit: 1000000 },
+      {
+        external_id: 'cartao-1',
+        name: 'Sandbox Platinum',
+        account_external_id: 'conta-1',
+        closing_day: null,
+        due_day: 10,
+        limit: 1000000,
+      },
     ]);
   });
 
   it('then each position gets the day’s balance as its snapshot', () => {
     expect(payload.investments).toEqual([
-      { investment_id: 'tesouro-1', name: 'Tesouro Selic 2029', bank_name: 'Banco Sandbox', type: 'TREASURY', subtype: 'SELIC', snapshots: [{ date: '2026-03-12', balance_cents: 2512346 }] },
+      {
+        investment_id: 'tesouro-1',
+        name: 'Tesouro Selic 2029',
+        bank_name: 'Banco Sandbox',
+        type: 'TREASURY',
+        subtype: 'SELIC',
+        snapshots: [{ date: '2026-03-12', balance_cents: 2512346 }],
+      },
     ]);
   });
 });

@@ -38,7 +38,9 @@ describe('secrets sealed at rest (AES-256-GCM with a key id)', () => {
     const parts = sealed.split('.');
     const flipped = Buffer.from(parts[3], 'base64url');
     flipped[0] ^= 1;
-    expect(() => box.open([...parts.slice(0, 3), flipped.toString('base64url'), parts[4]].join('.'))).toThrow(SecretUnreadable);
+    expect(() => box.open([...parts.slice(0, 3), flipped.toString('base64url'), parts[4]].join('.'))).toThrow(
+      SecretUnreadable,
+    );
     expect(() => box.open(['v1', 'k1', ...parts.slice(2)].join('.'))).toThrow(SecretUnreadable);
     expect(() => box.open('not sealed')).toThrow(SecretUnreadable);
   });

@@ -135,6 +135,7 @@ export const connectionRoutes = [
       'Creates a new consent at the connection’s institution and answers the connection `AWAITING_AUTHORISATION` with a new `authorization_url`; once authorised the same connection (its accounts and history) syncs again. 409 for an `ACTIVE` connection or one made by a JSON import.',
     params: idParams,
     body: Joi.object<RenewConnectionBody>({ redirect_uri: redirectUri(), cpf: cpf() }),
+    example: { cpf: '76109277673' },
     responses: {
       200: { description: 'The connection, with the URL the customer opens', schema: connectionSchema },
       404: { description: 'Unknown connection, or another context', schema: errorSchema },

@@ -153,7 +153,6 @@ const importedTransaction = Joi.object<ImportedTransaction>({
   bill_due_date: bankDay(),
 })
   .xor('account_external_id', 'credit_card_external_id')
-  .and('original_amount', 'original_currency')
   .label('ImportedTransaction');
 
 const importedInvestment = Joi.object<ImportedInvestment>({

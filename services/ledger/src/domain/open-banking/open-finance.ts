@@ -23,7 +23,6 @@ export function findInstitution(openFinance: OpenFinance, id: string): Instituti
 
 /** An institution's failure as the answer to the client: what happened, in Portuguese, never its internals. */
 export function bankFailure(err: unknown): never {
-  if (process.env.DEBUG_OFB) console.error('BANK', err);
   if (!(err instanceof BankError)) throw err;
   switch (err.kind) {
     case 'timeout':

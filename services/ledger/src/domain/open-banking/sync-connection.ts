@@ -39,13 +39,12 @@ export async function endAtInstitution(
   status: 'EXPIRED' | 'REVOKED',
   reason: string | null,
 ): Promise<void> {
+  const reasonText =
+    status === 'EXPIRED' ? 'O consentimento expirou na instituição' : 'O consentimento foi revogado na instituição';
   await em.transactional(async (tx) => {
-    const ended = await endConnection(
-      tx,
-      connection.id,
-      status,
-      status === 'EXPIRED' ? 'O consentimento expirou na instituição' : 'O consentimento foi revogado na instituição',
-    );
+    // the sync's lease ends with it
+    await finishSync(tx, connection.id, { importJobId: null, error: reasonText, resealedToken: null });
+    const ended = await endConnection(tx, connection.id, status, reasonText);
     if (!ended) return;
     recordEvent(tx, status === 'EXPIRED' ? 'connection.expired' : 'connection.revoked', contextRef(ctx), {
       connection_id: connection.id,
@@ -145,7 +144,6 @@ export async function syncConnection(
     relaySoon();
     return 'synced';
   } catch (err) {
-    if (process.env.DEBUG_OFB) console.error('SYNC', err);
     await fail(err);
     // the institution's silence, its outages and our own unexpected failures are tried again by the job
     const definitive =
