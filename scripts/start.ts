@@ -14,7 +14,7 @@ import { DEFAULT_COMPILE_CACHE, serviceTuningEnv } from './service-tuning.ts';
  * run in a one-shot process (scripts/start-prepare.ts) whose memory is gone before the services start.
  */
 const SERVICES = ['ledger', 'billing', 'insights', 'gateway'] as const;
-type Service = (typeof SERVICES)[number];
+type Service = (typeof SERVICES)[number] | 'sandbox';
 
 /** Whether this process loaded Node's TypeScript stripper (its own sources were not in the compile cache). */
 const strippedTypeScript = () =>
@@ -41,7 +41,11 @@ const COMPILE_CACHE = resolve(process.env.NODE_COMPILE_CACHE || DEFAULT_COMPILE_
 const childEnv = { ...process.env, NODE_COMPILE_CACHE: COMPILE_CACHE };
 const serviceEnv = { ...childEnv, ...serviceTuningEnv(process.env, existsSync) };
 
-let ports: Record<Service, string>;
+interface Prepared extends Record<(typeof SERVICES)[number], string> {
+  /** Banco Sandbox's environment and the ledger's to reach it, when it runs (development). */
+  sandbox: { sandbox: Record<string, string>; ledger: Record<string, string> } | null;
+}
+let ports: Prepared;
 try {
   const prepared = execFileSync(process.execPath, ['scripts/start-prepare.ts'], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -53,8 +57,9 @@ try {
   process.exit((err as { status?: number }).status || 1);
 }
 
+const names: Service[] = ports.sandbox ? [...SERVICES, 'sandbox'] : [...SERVICES];
 const children = new Map<Service, ChildProcess>();
-const crashes = new Map<Service, number[]>(SERVICES.map((name) => [name, []]));
+const crashes = new Map<Service, number[]>(names.map((name) => [name, []]));
 const restarts = new Map<Service, NodeJS.Timeout>();
 let stopping = false;
 
@@ -68,8 +73,12 @@ function stopAll(signal: NodeJS.Signals) {
 }
 
 function run(name: Service) {
-  const env = { ...serviceEnv, PORT: ports[name] };
-  const child = spawn(process.execPath, [`services/${name}/src/main.ts`], {
+  const env =
+    name === 'sandbox'
+      ? { ...childEnv, ...ports.sandbox?.sandbox }
+      : { ...serviceEnv, PORT: ports[name], ...(name === 'ledger' ? ports.sandbox?.ledger : {}) };
+  const script = name === 'sandbox' ? 'sandbox/src/main.ts' : `services/${name}/src/main.ts`;
+  const child = spawn(process.execPath, [script], {
     stdio: 'inherit',
     env,
   });
@@ -103,7 +112,7 @@ function run(name: Service) {
   });
 }
 
-for (const name of SERVICES) run(name);
+for (const name of names) run(name);
 
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 process.on('SIGINT', () => stopAll('SIGTERM'));

@@ -12,7 +12,7 @@ export interface LedgerConfig extends CommonConfig {
   OPEN_BANKING_PARTICIPANTS?: string;
   OPEN_BANKING_CLIENTS?: string;
   OPEN_BANKING_REDIRECT_URI: string;
-  OPEN_BANKING_ENCRYPTION_KEYS: string;
+  OPEN_BANKING_ENCRYPTION_KEYS?: string;
   OPEN_BANKING_SYNC_INTERVAL_MS: number;
   OPEN_BANKING_TIMEOUT_MS: number;
   OPEN_BANKING_CONSENT_DAYS: number;

@@ -13,27 +13,32 @@ const wired = new WeakMap<LedgerRuntime, { keys: string; value: OpenFinance }>()
  */
 export function openFinanceFor(runtime: LedgerRuntime): OpenFinance {
   const config = runtime.config;
+  const keys = config.OPEN_BANKING_ENCRYPTION_KEYS ?? '';
   const cached = wired.get(runtime);
-  if (cached && cached.keys === config.OPEN_BANKING_ENCRYPTION_KEYS) return cached.value;
-  const secrets = new SecretBox(config.OPEN_BANKING_ENCRYPTION_KEYS);
+  if (cached && cached.keys === keys) return cached.value;
+  let secrets: SecretBox | undefined;
   let institutions: Institution[] | undefined;
   const value: OpenFinance = {
     institutions: () => {
       institutions ??= parseInstitutions(
         jsonOrFile(config.OPEN_BANKING_PARTICIPANTS),
         jsonOrFile(config.OPEN_BANKING_CLIENTS),
-        config.OPEN_BANKING_ENCRYPTION_KEYS,
+        () => value.secrets,
       );
       return institutions;
+    },
+    // built on first use: a deployment with no institution has no key (OPEN_BANKING_ENCRYPTION_KEYS)
+    get secrets() {
+      secrets ??= new SecretBox(keys);
+      return secrets;
     },
     connector:
       cached?.value.connector ??
       openFinanceConnector({ timeoutMs: config.OPEN_BANKING_TIMEOUT_MS, allowHttp: config.OPEN_BANKING_ALLOW_HTTP }),
-    secrets,
     redirectUri: config.OPEN_BANKING_REDIRECT_URI,
     consentDays: config.OPEN_BANKING_CONSENT_DAYS,
     syncLeaseSeconds: Math.ceil((config.OPEN_BANKING_TIMEOUT_MS * 40) / 1000) + 60,
   };
-  wired.set(runtime, { keys: config.OPEN_BANKING_ENCRYPTION_KEYS, value });
+  wired.set(runtime, { keys, value });
   return value;
 }

@@ -321,7 +321,10 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
             `${base}/balances`,
             investmentBalanceSchema,
           );
-          const kind = identification.investmentType ?? identification.anbimaCategory ?? family.toUpperCase();
+          const kind =
+            family === 'treasure-titles'
+              ? 'TREASURY'
+              : (identification.investmentType ?? identification.anbimaCategory ?? family.toUpperCase());
           investments.push({
             family,
             investmentId: item.investmentId,

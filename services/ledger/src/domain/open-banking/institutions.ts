@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { SecretBox } from './secret-box.ts';
+import type { SecretBox } from './secret-box.ts';
 
 /** The API families a connection reads, by the directory's `ApiFamilyType`. */
 export const API_FAMILIES = [
@@ -114,13 +114,16 @@ function familyBase(endpoint: string, family: string): string | null {
  * The institutions of a participants list (the Open Finance directory's format) that we hold a registration
  * at; a sealed signing key is opened with the keyring. Throws with the reason on a malformed configuration.
  */
-export function parseInstitutions(participants: unknown, registrations: unknown, keyring: string): Institution[] {
+export function parseInstitutions(
+  participants: unknown,
+  registrations: unknown,
+  secrets: () => SecretBox,
+): Institution[] {
   const listed = participantsSchema.validate(participants, { allowUnknown: true });
   if (listed.error) throw new Error(`OPEN_BANKING_PARTICIPANTS: ${listed.error.message}`);
   const ours = registrationsSchema.validate(registrations);
   if (ours.error) throw new Error(`OPEN_BANKING_CLIENTS: ${ours.error.message}`);
   const byServer = new Map((ours.value as ClientRegistration[]).map((entry) => [entry.authorisation_server_id, entry]));
-  const box = new SecretBox(keyring);
   const institutions: Institution[] = [];
   for (const organisation of listed.value as Array<{ AuthorisationServers: Array<Record<string, unknown>> }>) {
     for (const server of organisation.AuthorisationServers as Array<{
@@ -140,7 +143,7 @@ export function parseInstitutions(participants: unknown, registrations: unknown,
       }
       const key =
         typeof registration.signing_key === 'string'
-          ? JSON.parse(box.open(registration.signing_key))
+          ? JSON.parse(secrets().open(registration.signing_key))
           : registration.signing_key;
       institutions.push({
         id: server.AuthorisationServerId,

@@ -27,11 +27,12 @@ const ACCOUNT_SUBTYPE: Record<string, string> = {
   CONTA_PAGAMENTO_PRE_PAGA: 'PREPAID_ACCOUNT',
 };
 
+/** The family as the yield report's investment types (treasury titles are fixed income). */
 const INVESTMENT_TYPE: Record<InvestmentFamily, string> = {
   'bank-fixed-incomes': 'FIXED_INCOME',
   'credit-fixed-incomes': 'FIXED_INCOME',
-  'treasure-titles': 'TREASURY',
-  funds: 'FUND',
+  'treasure-titles': 'FIXED_INCOME',
+  funds: 'MUTUAL_FUND',
   'variable-incomes': 'VARIABLE_INCOME',
 };
 
