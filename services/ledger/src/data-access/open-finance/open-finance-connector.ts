@@ -285,7 +285,7 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
           const limits = await list<{
             creditLineLimitType: string;
             limitAmount?: { amount: string; currency: string };
-          }>(`${base}/limits?${PAGE}`, limitSchema);
+          }>(`${base}/limits`, limitSchema);
           const total = limits.find((l) => l.creditLineLimitType === 'LIMITE_CREDITO_TOTAL') ?? limits[0];
           const bills = [];
           for (const bill of await list<{ billId: string; dueDate: string }>(
