@@ -61,6 +61,8 @@ export async function createAuthorizationServer(options: {
       id_token_signed_response_alg: 'PS256',
       authorization_signed_response_alg: 'PS256',
       require_pushed_authorization_requests: true,
+      // the profile: every ID token carries an acr
+      default_acr_values: [ACR_LOA2],
     })),
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('hex')] },

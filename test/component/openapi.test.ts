@@ -5,6 +5,7 @@ import { TestStack } from '../support/stack.ts';
 
 type Operation = {
   operationId: string;
+  security?: unknown[];
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
   responses: Record<
     string,

@@ -1187,7 +1187,7 @@ export interface paths {
         };
         /**
          * The institutions a connection can be made to
-         * @description The Open Finance Brasil institutions this deployment is registered with (its configuration), by name; `id` is what `POST /v1/open-banking/connections` takes. In development the list has "Banco Sandbox", the local test institution.
+         * @description The Open Finance Brasil institutions this deployment is registered with (its configuration), by name, all in one page (`next_cursor` is null); `id` is what `POST /v1/open-banking/connections` takes. In development the list has "Banco Sandbox", the local test institution.
          */
         get: operations["listOpenBankingInstitutions"];
         put?: never;
@@ -19803,10 +19803,7 @@ export interface operations {
     };
     listOpenBankingInstitutions: {
         parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { errorSchema, idParams, listQuery, type PageQuery, page } from '../common.ts';
+import { errorSchema, idParams, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
 import { connectionSchema } from './open-banking.ts';
 
@@ -66,8 +66,7 @@ export const connectionRoutes = [
     tag: TAG,
     summary: 'The institutions a connection can be made to',
     description:
-      'The Open Finance Brasil institutions this deployment is registered with (its configuration), by name; `id` is what `POST /v1/open-banking/connections` takes. In development the list has "Banco Sandbox", the local test institution.',
-    query: Joi.object<PageQuery>(listQuery),
+      'The Open Finance Brasil institutions this deployment is registered with (its configuration), by name, all in one page (`next_cursor` is null); `id` is what `POST /v1/open-banking/connections` takes. In development the list has "Banco Sandbox", the local test institution.',
     responses: { 200: { description: 'The institutions', schema: page(institutionSchema, 'InstitutionPage') } },
   }),
   defineRoute({
