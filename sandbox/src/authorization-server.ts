@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type ProviderClient } from 'oidc-provider';
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import type { ConsentStore } from './consents.ts';
 
 /** A client the institution registered (in the ecosystem, through the directory and dynamic registration). */
@@ -65,6 +66,8 @@ export async function createAuthorizationServer(options: {
       default_acr_values: [ACR_LOA2],
     })),
     jwks: { keys: [signingKey] },
+    // a sandbox keeps its grants and tokens in its process on purpose (a restart forgets them)
+    adapter: createMemoryAdapter(0),
     cookies: { keys: [randomBytes(32).toString('hex')] },
     scopes: ['openid', 'consents', ...FAMILY_SCOPES],
     claims: { openid: ['sub'], cpf: ['cpf'] },

@@ -389,7 +389,8 @@ function creditCard(prefix: string, today: string, seed: string): Card {
     }
     bills.push({ billId, dueDate, closingDate, totalCents, transactions });
   }
-  const open = periodPurchases(lastClosing, addDays(today, 1), addDays(today, 0)).filter(
+  // posted to the bill that closes next
+  const open = periodPurchases(lastClosing, addDays(today, 1), addMonths(lastClosing, 1)).filter(
     (tx) => tx.transactionDateTime.slice(0, 10) < today,
   );
   return {

@@ -41,3 +41,8 @@ declare module 'oidc-provider' {
     ): Promise<void>;
   }
 }
+
+declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
+  /** The in-memory adapter, named explicitly: the sandbox's state is meant to live in its process only. */
+  export function createMemoryAdapter(clockTolerance?: number): (name: string) => unknown;
+}
