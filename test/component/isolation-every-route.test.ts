@@ -28,6 +28,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /v2/goals/:id': { title: 'Invasor' },
   'POST /v2/goals/:id/values': { date: '2026-03-01', value: 100 },
   'PATCH /v1/notifications/:id': { read: true },
+  'POST /v1/open-banking/connections/:id/item': { item_id: 'item-do-dono' },
 };
 
 /**

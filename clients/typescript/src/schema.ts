@@ -1198,6 +1198,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/open-banking/connections/{id}/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a Pluggy connection with the item its widget created
+         * @description For a connection to `pluggy`: the front end opened Pluggy Connect with the connection’s `connect_token`; the item it created is checked at Pluggy (it must name this connection as its `clientUserId`), then the connection becomes `ACTIVE` and its first sync is queued. An item of another connection, or unknown to Pluggy, is 404 and changes nothing; 409 for a connection that is not Pluggy’s or already `ACTIVE`.
+         */
+        post: operations["attachPluggyItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/pluggy/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pluggy’s webhook (no API key)
+         * @description Where Pluggy notifies the items’ changes (`PLUGGY_WEBHOOK_URL`). **No API key**: the payload is not trusted as such; its item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`). An item updated queues that connection’s sync; an item deleted makes it `REVOKED`. Always 202 (an unknown item is ignored).
+         */
+        post: operations["pluggyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/open-banking/connections/{id}": {
         parameters: {
             query?: never;
@@ -1797,6 +1837,8 @@ export interface components {
             status: "AWAITING_AUTHORISATION" | "ACTIVE" | "EXPIRED" | "REVOKED" | "FAILED";
             /** @description While AWAITING_AUTHORISATION: the institution page the customer opens to authorise (valid for minutes) */
             authorization_url: string | null;
+            /** @description Pluggy only, in the answers that start an authorization: the token the front end opens Pluggy Connect with */
+            connect_token?: string | null;
             /** Format: date-time */
             consent_expires_at: string | null;
             /**
@@ -2528,10 +2570,10 @@ export interface components {
             id: string;
             name: string;
             /**
-             * @description How the connection reaches it
-             * @constant
+             * @description How the connection reaches it: `open_finance` (the callback completes it) or `pluggy` (the front end opens Pluggy Connect with the `connect_token`, then sends the item)
+             * @enum {string}
              */
-            provider: "open_finance";
+            provider: "open_finance" | "pluggy";
         };
         InstitutionPage: {
             data: components["schemas"]["Institution"][];
@@ -3161,6 +3203,9 @@ export interface components {
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
             next_cursor: string | null;
+        };
+        WebhookReceived: {
+            received: boolean;
         };
         YieldByType: {
             label: string;
@@ -19426,6 +19471,7 @@ export interface operations {
                      *           "institution_id": "texto",
                      *           "status": "AWAITING_AUTHORISATION",
                      *           "authorization_url": "texto",
+                     *           "connect_token": "texto",
                      *           "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *           "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *           "last_sync_error": "texto",
@@ -19578,6 +19624,7 @@ export interface operations {
                      *       "institution_id": "banco-sandbox",
                      *       "status": "AWAITING_AUTHORISATION",
                      *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
@@ -19920,6 +19967,388 @@ export interface operations {
             };
         };
     };
+    attachPluggyItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "item_id": "5e0a6bd3-0c4c-4b0b-9c1b-5c1c9b2b8f5a"
+                 *     }
+                 */
+                "application/json": {
+                    item_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection, ACTIVE */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "texto",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown connection or item, or another context’s */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a Pluggy connection, or already ACTIVE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pluggyWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "item/updated",
+                 *       "itemId": "5e0a6bd3-0c4c-4b0b-9c1b-5c1c9b2b8f5a"
+                 *     }
+                 */
+                "application/json": {
+                    event: string;
+                    itemId?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookReceived"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOpenBankingConnection: {
         parameters: {
             query?: never;
@@ -19948,6 +20377,7 @@ export interface operations {
                      *       "institution_id": "texto",
                      *       "status": "AWAITING_AUTHORISATION",
                      *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
@@ -20105,6 +20535,7 @@ export interface operations {
                      *       "institution_id": "texto",
                      *       "status": "AWAITING_AUTHORISATION",
                      *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
@@ -20308,6 +20739,7 @@ export interface operations {
                      *       "institution_id": "texto",
                      *       "status": "AWAITING_AUTHORISATION",
                      *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
@@ -20541,6 +20973,7 @@ export interface operations {
                      *       "institution_id": "texto",
                      *       "status": "AWAITING_AUTHORISATION",
                      *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",

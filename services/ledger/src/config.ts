@@ -17,6 +17,10 @@ export interface LedgerConfig extends CommonConfig {
   OPEN_BANKING_TIMEOUT_MS: number;
   OPEN_BANKING_CONSENT_DAYS: number;
   OPEN_BANKING_ALLOW_HTTP: boolean;
+  PLUGGY_CLIENT_ID?: string;
+  PLUGGY_CLIENT_SECRET?: string;
+  PLUGGY_API_URL: string;
+  PLUGGY_WEBHOOK_URL?: string;
 }
 
 /** Development only: a fixed key (id `dev`), so tokens stored by one start open on the next. */
@@ -97,7 +101,20 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .description(
       'Lets institutions be reached over plain HTTP (Banco Sandbox on loopback in development); never in production',
     ),
-});
+  PLUGGY_CLIENT_ID: Joi.string().description(
+    'Pluggy client id: with the secret, "Pluggy" is offered as an institution (docs/open-banking.md)',
+  ),
+  PLUGGY_CLIENT_SECRET: Joi.string().description('Pluggy client secret'),
+  PLUGGY_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.pluggy.ai')
+    .description('Pluggy API base URL (the SDK reads it as PLUGGY_API_URL)'),
+  PLUGGY_WEBHOOK_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .description(
+      "The gateway's public Pluggy webhook (`<public URL>/v1/open-banking/pluggy/webhook`), given to the items it connects; unset: no webhooks, syncs only",
+    ),
+}).and('PLUGGY_CLIENT_ID', 'PLUGGY_CLIENT_SECRET');
 
 export const loadLedgerConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =>
   loadConfig(ledgerConfigSchema, env);

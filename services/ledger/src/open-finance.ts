@@ -1,6 +1,7 @@
 import type { LedgerRuntime } from './config.ts';
 import { jsonOrFile } from './data-access/open-finance/institution-config.ts';
 import { openFinanceConnector } from './data-access/open-finance/open-finance-connector.ts';
+import { pluggyConnector } from './data-access/pluggy/pluggy-connector.ts';
 import { type Institution, parseInstitutions } from './domain/open-banking/institutions.ts';
 import type { OpenFinance } from './domain/open-banking/open-finance.ts';
 import { SecretBox } from './domain/open-banking/secret-box.ts';
@@ -35,6 +36,16 @@ export function openFinanceFor(runtime: LedgerRuntime): OpenFinance {
     connector:
       cached?.value.connector ??
       openFinanceConnector({ timeoutMs: config.OPEN_BANKING_TIMEOUT_MS, allowHttp: config.OPEN_BANKING_ALLOW_HTTP }),
+    pluggy:
+      cached?.value.pluggy ??
+      (config.PLUGGY_CLIENT_ID && config.PLUGGY_CLIENT_SECRET
+        ? pluggyConnector({
+            clientId: config.PLUGGY_CLIENT_ID,
+            clientSecret: config.PLUGGY_CLIENT_SECRET,
+            apiUrl: config.PLUGGY_API_URL,
+          })
+        : null),
+    pluggyWebhookUrl: config.PLUGGY_WEBHOOK_URL ?? null,
     redirectUri: config.OPEN_BANKING_REDIRECT_URI,
     consentDays: config.OPEN_BANKING_CONSENT_DAYS,
     syncLeaseSeconds: Math.ceil((config.OPEN_BANKING_TIMEOUT_MS * 40) / 1000) + 60,

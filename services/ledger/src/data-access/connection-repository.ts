@@ -292,3 +292,55 @@ export async function selectSyncableConnections(em: EntityManager) {
 export async function markConsentRevokedAtInstitution(em: EntityManager, id: string): Promise<void> {
   await runSql(em, 'update connections set consent_revoked_at_institution = now() where id = ?', [id]);
 }
+
+/** A connection to an aggregator (Pluggy), waiting for the item its front-end widget creates. */
+export async function insertAggregatorConnection(
+  em: EntityManager,
+  ctx: CallerContext,
+  row: { id: string; institution: string; institutionId: string },
+): Promise<void> {
+  await runSql(
+    em,
+    `insert into connections (id, user_id, profile_id, external_id, institution, institution_id, status, authorization_started_at)
+     values (?, ?, ?, ?, ?, ?, 'AWAITING_AUTHORISATION', now())`,
+    [row.id, ctx.userId, ctx.profileId, row.id, row.institution, row.institutionId],
+  );
+}
+
+/** An aggregator connection waits again for an item (renewal). */
+export async function restartItemAuthorization(em: EntityManager, ctx: CallerContext, id: string): Promise<void> {
+  const scope = contextSql(ctx);
+  await runSql(
+    em,
+    `update connections set status = 'AWAITING_AUTHORISATION', consent_id = null, revoked_at = null,
+       consent_revoked_at_institution = null, last_sync_error = null, authorization_started_at = now(), updated_at = now()
+     where id = ? and ${scope.sql}`,
+    [id, ...scope.params],
+  );
+}
+
+/** The aggregator's item becomes the connection's (its `consent_id`), which is ACTIVE from now; false if it was not waiting. */
+export async function activateItem(
+  em: EntityManager,
+  id: string,
+  itemId: string,
+  institution: string,
+): Promise<boolean> {
+  const rows = await runSql(
+    em,
+    `update connections set status = 'ACTIVE', consent_id = ?, institution = ?, last_sync_error = null, updated_at = now()
+     where id = ? and status <> 'ACTIVE' returning id`,
+    [itemId, institution, id],
+  );
+  return rows.length > 0;
+}
+
+/** The connection of an aggregator's item, whatever its context (the webhook is bound by the item alone). */
+export async function selectConnectionByItem(em: EntityManager, institutionId: string, itemId: string) {
+  const [row] = await runSql<ConnectionRow>(
+    em,
+    'select * from connections where institution_id = ? and consent_id = ?',
+    [institutionId, itemId],
+  );
+  return row ?? null;
+}

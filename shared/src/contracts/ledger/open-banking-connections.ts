@@ -12,6 +12,17 @@ export interface CreateConnectionBody {
   cpf?: string;
 }
 
+/** `POST /v1/open-banking/connections/{id}/item`: the Pluggy item the front end's widget created. */
+export interface AttachItemBody {
+  item_id: string;
+}
+
+/** A Pluggy webhook: the event and its item (other fields pass unread). */
+export interface PluggyWebhookBody {
+  event: string;
+  itemId?: string;
+}
+
 export interface RenewConnectionBody {
   redirect_uri?: string;
   cpf?: string;
@@ -43,7 +54,12 @@ const cpf = () =>
 export const institutionSchema = Joi.object({
   id: Joi.string().required(),
   name: Joi.string().required(),
-  provider: Joi.string().valid('open_finance').required().description('How the connection reaches it'),
+  provider: Joi.string()
+    .valid('open_finance', 'pluggy')
+    .required()
+    .description(
+      'How the connection reaches it: `open_finance` (the callback completes it) or `pluggy` (the front end opens Pluggy Connect with the `connect_token`, then sends the item)',
+    ),
 }).label('Institution');
 
 export const callbackAnswerSchema = Joi.object({
@@ -92,6 +108,48 @@ export const connectionRoutes = [
       404: { description: 'Unknown institution', schema: errorSchema },
       502: bankUnavailable,
       504: bankUnavailable,
+    },
+  }),
+  defineRoute({
+    operationId: 'attachPluggyItem',
+    method: 'post',
+    path: '/v1/open-banking/connections/:id/item',
+    service: 'ledger',
+    tag: TAG,
+    summary: 'Complete a Pluggy connection with the item its widget created',
+    description:
+      'For a connection to `pluggy`: the front end opened Pluggy Connect with the connection’s `connect_token`; the item it created is checked at Pluggy (it must name this connection as its `clientUserId`), then the connection becomes `ACTIVE` and its first sync is queued. An item of another connection, or unknown to Pluggy, is 404 and changes nothing; 409 for a connection that is not Pluggy’s or already `ACTIVE`.',
+    params: idParams,
+    body: Joi.object<AttachItemBody>({ item_id: Joi.string().max(200).required() }),
+    example: { item_id: '5e0a6bd3-0c4c-4b0b-9c1b-5c1c9b2b8f5a' },
+    responses: {
+      200: { description: 'The connection, ACTIVE', schema: connectionSchema },
+      404: { description: 'Unknown connection or item, or another context’s', schema: errorSchema },
+      409: { description: 'Not a Pluggy connection, or already ACTIVE', schema: errorSchema },
+      502: bankUnavailable,
+      504: bankUnavailable,
+    },
+  }),
+  defineRoute({
+    operationId: 'pluggyWebhook',
+    method: 'post',
+    path: '/v1/open-banking/pluggy/webhook',
+    service: 'ledger',
+    tag: TAG,
+    public: true,
+    summary: 'Pluggy’s webhook (no API key)',
+    description:
+      'Where Pluggy notifies the items’ changes (`PLUGGY_WEBHOOK_URL`). **No API key**: the payload is not trusted as such; its item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`). An item updated queues that connection’s sync; an item deleted makes it `REVOKED`. Always 202 (an unknown item is ignored).',
+    body: Joi.object<PluggyWebhookBody>({
+      event: Joi.string().max(100).required(),
+      itemId: Joi.string().max(200),
+    }).unknown(true),
+    example: { event: 'item/updated', itemId: '5e0a6bd3-0c4c-4b0b-9c1b-5c1c9b2b8f5a' },
+    responses: {
+      202: {
+        description: 'Received',
+        schema: Joi.object({ received: Joi.boolean().required() }).label('WebhookReceived'),
+      },
     },
   }),
   defineRoute({

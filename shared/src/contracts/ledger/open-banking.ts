@@ -196,6 +196,11 @@ export const connectionSchema = Joi.object({
     .description(
       'While AWAITING_AUTHORISATION: the institution page the customer opens to authorise (valid for minutes)',
     ),
+  connect_token: Joi.string()
+    .allow(null)
+    .description(
+      'Pluggy only, in the answers that start an authorization: the token the front end opens Pluggy Connect with',
+    ),
   consent_expires_at: Joi.string().isoDate().allow(null).required(),
   last_synced_at: Joi.string().isoDate().allow(null).required().description('When the last sync finished'),
   last_sync_error: Joi.string().allow(null).required().description('Why the last sync failed, in Portuguese'),

@@ -81,6 +81,8 @@ export function createGatewayApp(deps: GatewayDeps): Express {
         if (!route.public || route.service === 'gateway') continue;
         app[route.method](
           route.path,
+          requireJson,
+          express.json({ limit: DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES, verify: verifyJsonDepth }),
           proxyTo(upstream[route.service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[route.service]),
         );
       }

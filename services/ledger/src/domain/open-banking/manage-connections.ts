@@ -22,17 +22,20 @@ import {
 } from '../../data-access/connection-repository.ts';
 import { connectionView } from './connections.ts';
 import type { Institution } from './institutions.ts';
-import { bankFailure, findInstitution, type OpenFinance } from './open-finance.ts';
+import { bankFailure, findInstitution, type OpenFinance, PLUGGY } from './open-finance.ts';
+import { createPluggyConnection, renewPluggyConnection } from './pluggy-connections.ts';
 import { queueSync } from './sync-connection.ts';
 
 export const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 /** GET /v1/open-banking/institutions: the institutions of the configuration, by name. */
 export function listInstitutions(openFinance: OpenFinance) {
-  const data = openFinance
-    .institutions()
-    .map((institution) => ({ id: institution.id, name: institution.name, provider: 'open_finance' as const }))
-    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
+  const data = [
+    ...openFinance
+      .institutions()
+      .map((institution) => ({ id: institution.id, name: institution.name, provider: 'open_finance' as const })),
+    ...(openFinance.pluggy ? [{ id: PLUGGY, name: 'Pluggy', provider: 'pluggy' as const }] : []),
+  ].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
   return { data, next_cursor: null };
 }
 
@@ -87,6 +90,7 @@ export async function createConnection(
   ctx: CallerContext,
   body: CreateConnectionBody,
 ) {
+  if (body.institution_id === PLUGGY && openFinance.pluggy) return createPluggyConnection(em, openFinance, ctx);
   const institution = findInstitution(openFinance, body.institution_id);
   const authorization = await authorizeAt(openFinance, institution, body);
   const id = newId();
@@ -113,6 +117,7 @@ export async function renewConnection(
   if (!connection.institution_id)
     throw conflict('Esta conexão veio de uma importação JSON; crie uma conexão com a instituição');
   if (connection.status === 'ACTIVE') throw conflict('A conexão está ativa; não há o que renovar');
+  if (connection.institution_id === PLUGGY) return renewPluggyConnection(em, openFinance, ctx, id);
   const institution = findInstitution(openFinance, connection.institution_id);
   const authorization = await authorizeAt(openFinance, institution, body);
   await em.transactional(async (tx) => {
@@ -129,6 +134,7 @@ export async function deleteConnection(em: EntityManager, ctx: CallerContext, id
   const connection = await findConnection(em, ctx, id);
   await em.transactional(async (tx) => {
     await endConnection(tx, connection.id, 'REVOKED', null);
+    // an Open Finance consent, or a Pluggy item, to revoke where it lives
     if (connection.institution_id && connection.consent_id) {
       recordEvent(tx, 'connection.consent_revoke_requested', contextRef(ctx), {
         connection_id: connection.id,

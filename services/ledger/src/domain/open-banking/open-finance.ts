@@ -1,4 +1,5 @@
 import { AppError, notFound } from '@finance/shared/errors/app-error';
+import type { AggregatorConnector } from './aggregator.ts';
 import { type BankConnector, BankError } from './bank-connector.ts';
 import type { Institution } from './institutions.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -7,6 +8,9 @@ import type { SecretBox } from './secret-box.ts';
 export interface OpenFinance {
   institutions: () => Institution[];
   connector: BankConnector;
+  /** Pluggy, when configured (PLUGGY_CLIENT_ID/SECRET). */
+  pluggy: AggregatorConnector | null;
+  pluggyWebhookUrl: string | null;
   secrets: SecretBox;
   /** The gateway's public callback, registered at every institution. */
   redirectUri: string;
@@ -38,3 +42,6 @@ export function bankFailure(err: unknown): never {
       throw new AppError(502, 'A instituição respondeu fora do padrão Open Finance; nada foi alterado');
   }
 }
+
+/** The institution id under which Pluggy's items are connections. */
+export const PLUGGY = 'pluggy';

@@ -9,7 +9,7 @@ import {
   markConsentRevokedAtInstitution,
   selectConnection,
 } from '../../data-access/connection-repository.ts';
-import type { OpenFinance } from './open-finance.ts';
+import { type OpenFinance, PLUGGY } from './open-finance.ts';
 
 const liveAccounts = countLiveAccountsOfConnection;
 
@@ -49,7 +49,10 @@ export async function revokeConsent(
   if (connection.status === 'REVOKED' && !connection.consent_id) return 'already-revoked';
   if (reason === 'last-account' && (await liveAccounts(em, ctx, connectionId)) > 0) return 'in-use';
   const institution = openFinance.institutions().find((candidate) => candidate.id === connection.institution_id);
-  if (institution && connection.consent_id) {
+  const pluggyItem = connection.institution_id === PLUGGY && openFinance.pluggy ? connection.consent_id : null;
+  // a Pluggy item is deleted at Pluggy; an Open Finance consent revoked at its institution
+  if (pluggyItem) await openFinance.pluggy?.deleteItem(pluggyItem);
+  else if (institution && connection.consent_id) {
     await openFinance.connector.revokeConsent(institution, connection.consent_id);
   }
   return em.transactional(async (tx) => {
@@ -57,7 +60,7 @@ export async function revokeConsent(
     if (!locked) return 'unknown';
     if (reason === 'last-account' && (await liveAccounts(tx, ctx, connectionId)) > 0) return 'in-use';
     await endConnection(tx, connectionId, 'REVOKED', null);
-    if (institution && connection.consent_id) await markConsentRevokedAtInstitution(tx, connectionId);
+    if ((institution || pluggyItem) && connection.consent_id) await markConsentRevokedAtInstitution(tx, connectionId);
     return 'revoked';
   });
 }

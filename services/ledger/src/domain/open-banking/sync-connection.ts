@@ -1,6 +1,7 @@
 import { addDays, todayUtc } from '@finance/shared/calendar';
 import { now, todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextKey, contextRef } from '@finance/shared/db/context-scope';
 import { QUEUES } from '@finance/shared/queue/catalogue';
@@ -10,8 +11,9 @@ import { type ConnectionRow, endConnection, finishSync, leaseSync } from '../../
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { BankError } from './bank-connector.ts';
 import { parseStoredPayload } from './import-payload.ts';
-import type { OpenFinance } from './open-finance.ts';
+import { type OpenFinance, PLUGGY } from './open-finance.ts';
 import { mapSnapshot } from './open-finance-mapping.ts';
+import { mapPluggySnapshot } from './pluggy-mapping.ts';
 import { enqueueImport } from './start-import.ts';
 
 export const SYNC_JOB = 'open-banking.sync';
@@ -57,6 +59,50 @@ export async function endAtInstitution(
 
 export type SyncOutcome = 'synced' | 'busy' | 'ended' | 'failed';
 
+/** The sync's payload into the import pipeline (the JSON import's path), its lease freed in the same commit. */
+async function handOver(
+  em: EntityManager,
+  ctx: CallerContext,
+  connection: ConnectionRow,
+  payload: OpenBankingImport,
+  resealedToken: string | null,
+): Promise<void> {
+  await em.transactional(async (tx) => {
+    const importJobId = await enqueueImport(tx, ctx, payload);
+    await finishSync(tx, connection.id, { importJobId, error: null, resealedToken });
+  });
+}
+
+/** A Pluggy item's sync: an item Pluggy no longer has ends the connection; else the same hand-over. */
+async function syncPluggyItem(
+  em: EntityManager,
+  openFinance: OpenFinance,
+  ctx: CallerContext,
+  connection: ConnectionRow,
+  relaySoon: () => void,
+): Promise<SyncOutcome> {
+  const pluggy = openFinance.pluggy;
+  if (!pluggy || !connection.consent_id) throw new BankError('refused', 'Pluggy não configurada');
+  const item = await pluggy.item(connection.consent_id);
+  if (!item || item.clientUserId !== connection.id) {
+    await endAtInstitution(em, ctx, connection, 'REVOKED', 'ITEM_DELETED');
+    return 'ended';
+  }
+  const today = todayUtc(now());
+  const earliest = addDays(today, -HISTORY_DAYS);
+  const since = connection.last_synced_at
+    ? addDays(todayUtc(new Date(connection.last_synced_at)), -OVERLAP_DAYS)
+    : earliest;
+  const snapshot = await pluggy.fetchSnapshot(connection.consent_id, [since, earliest].sort()[1]);
+  const timeZone = await contextTimeZone(em, ctx);
+  const payload = parseStoredPayload(
+    mapPluggySnapshot(snapshot, { connectionId: connection.external_id, timeZone, today: todayIn(timeZone) }),
+  );
+  await handOver(em, ctx, connection, payload, null);
+  relaySoon();
+  return 'synced';
+}
+
 /** A failure of this sync in Portuguese for `last_sync_error` (the institution's answer is never shown). */
 function syncError(err: unknown): string {
   if (err instanceof BankError) {
@@ -94,6 +140,7 @@ export async function syncConnection(
     await finishSync(em, connection.id, { importJobId: null, error: syncError(err), resealedToken: null });
   };
   try {
+    if (connection.institution_id === PLUGGY) return await syncPluggyItem(em, openFinance, ctx, connection, relaySoon);
     const institution = openFinance.institutions().find((candidate) => candidate.id === connection.institution_id);
     if (!institution || !connection.consent_id || !connection.refresh_token) {
       await fail(new BankError('refused', 'instituição não configurada'));
@@ -133,14 +180,7 @@ export async function syncConnection(
       }),
     );
     const stale = openFinance.secrets.isStale(connection.refresh_token);
-    await em.transactional(async (tx) => {
-      const importJobId = await enqueueImport(tx, ctx, payload);
-      await finishSync(tx, connection.id, {
-        importJobId,
-        error: null,
-        resealedToken: stale ? openFinance.secrets.seal(refreshToken) : null,
-      });
-    });
+    await handOver(em, ctx, connection, payload, stale ? openFinance.secrets.seal(refreshToken) : null);
     relaySoon();
     return 'synced';
   } catch (err) {

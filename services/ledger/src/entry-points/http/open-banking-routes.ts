@@ -15,6 +15,7 @@ import {
   renewConnection,
   requestSync,
 } from '../../domain/open-banking/manage-connections.ts';
+import { attachItem, receivePluggyWebhook } from '../../domain/open-banking/pluggy-connections.ts';
 import { startImport } from '../../domain/open-banking/start-import.ts';
 import { openFinanceFor } from '../../open-finance.ts';
 
@@ -46,6 +47,15 @@ export function mountOpenBankingRoutes(router: Router, runtime: LedgerRuntime): 
     const answer = deleteConnection(orm.em.fork(), ctx, params.id);
     return answer.finally(relaySoon);
   });
+  mountRoute(router, connection('attachPluggyItem'), ({ params, body }, ctx) =>
+    attachItem(orm.em.fork(), openFinanceFor(runtime), ctx, params.id, body.item_id, relaySoon),
+  );
+  // public: Pluggy's webhook, bound to a connection by its item read back from Pluggy
+  mountRoute(router, connection('pluggyWebhook'), ({ body }, ctx) =>
+    isAnonymous(ctx)
+      ? receivePluggyWebhook(orm.em.fork(), openFinanceFor(runtime), body, relaySoon)
+      : new Reply(202, { received: false }),
+  );
   // public: the gateway forwards the institution's redirect with the anonymous context; the state binds it
   mountRoute(router, connection('openBankingCallback'), async ({ query }, ctx, req) => {
     if (!isAnonymous(ctx))
