@@ -200,9 +200,10 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
   // another context's id is 404 wherever it comes: path, query or body
   if (route.path.includes(':') || namesAnId(route, registry)) responses['404'] ??= error('Not found in this context');
   if (write) {
-    responses['409'] ??= error(
-      'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
-    );
+    if (!route.public)
+      responses['409'] ??= error(
+        'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
+      );
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
     responses['415'] = error('Body sent with a content type other than JSON (`application/json` or `+json`)');
   }
@@ -232,9 +233,11 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
     ]
       .filter(Boolean)
       .join('\n\n'),
-    parameters: write
-      ? [...buildParameters(route, registry), { $ref: '#/components/parameters/IdempotencyKey' }]
-      : buildParameters(route, registry),
+    // Idempotency-Key is per API key: a public route (no key) takes none
+    parameters:
+      write && !route.public
+        ? [...buildParameters(route, registry), { $ref: '#/components/parameters/IdempotencyKey' }]
+        : buildParameters(route, registry),
     responses,
     ...(route.public ? { security: [] } : { 'x-scope': scopeFor(route.method) }),
   };
