@@ -25,6 +25,10 @@ export class OpenFinanceConnections extends Migration {
       add column sync_lease_until timestamptz(3),
       add column consent_revoked_at_institution timestamptz(3)`);
     this.addSql('create unique index connections_state_idx on connections (state_hash) where state_hash is not null');
+    // an aggregator's webhook finds its connection by the item (no context: the item binds it)
+    this.addSql(
+      'create index connections_item_idx on connections (institution_id, consent_id) where consent_id is not null',
+    );
     this.addSql(
       `create index connections_active_idx on connections (coalesce(profile_id, user_id), id) where status = 'ACTIVE' and institution_id is not null`,
     );
