@@ -2,8 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
 
 /**
- * `npm start`: gateway, ledger, billing and insights with their workers as one process group on this
- * machine, each with the runtime settings of scripts/runtime.sh, through which `npm start` runs this. The
+ * `npm start`: gateway, ledger, billing and insights with their workers (and, in development, Banco Sandbox) as
+ * one process group on this machine, each with the runtime settings of scripts/runtime.sh, through which `npm start` runs this. The
  * database is created first; each service applies its own migrations. A service that exits on its own is
  * restarted after a growing delay while the others keep serving; five crashes of one service within a minute
  * stop the whole group (exit code 1). SIGTERM/SIGINT stop every service. The supervisor stays lean (no ORM, no
@@ -11,9 +11,13 @@ import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
  * process (scripts/start-prepare.ts) whose memory is gone before the services start.
  */
 const SERVICES = ['ledger', 'billing', 'insights', 'gateway'] as const;
-type Service = (typeof SERVICES)[number];
+type Service = (typeof SERVICES)[number] | 'sandbox';
 
-let ports: Record<Service, string>;
+interface Prepared extends Record<(typeof SERVICES)[number], string> {
+  /** Banco Sandbox's environment and the ledger's to reach it, when it runs (development). */
+  sandbox: { sandbox: Record<string, string>; ledger: Record<string, string> } | null;
+}
+let ports: Prepared;
 try {
   const prepared = execFileSync(process.execPath, ['scripts/start-prepare.ts'], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -24,8 +28,9 @@ try {
   process.exit((err as { status?: number }).status || 1);
 }
 
+const names: Service[] = ports.sandbox ? [...SERVICES, 'sandbox'] : [...SERVICES];
 const children = new Map<Service, ChildProcess>();
-const crashes = new Map<Service, number[]>(SERVICES.map((name) => [name, []]));
+const crashes = new Map<Service, number[]>(names.map((name) => [name, []]));
 const restarts = new Map<Service, NodeJS.Timeout>();
 let stopping = false;
 
@@ -39,10 +44,12 @@ function stopAll(signal: NodeJS.Signals) {
 }
 
 function run(name: Service) {
-  const child = spawn(process.execPath, [`services/${name}/src/main.ts`], {
-    stdio: 'inherit',
-    env: { ...process.env, PORT: ports[name] },
-  });
+  const env =
+    name === 'sandbox'
+      ? { ...process.env, ...ports.sandbox?.sandbox }
+      : { ...process.env, PORT: ports[name], ...(name === 'ledger' ? ports.sandbox?.ledger : {}) };
+  const script = name === 'sandbox' ? 'sandbox/src/main.ts' : `services/${name}/src/main.ts`;
+  const child = spawn(process.execPath, [script], { stdio: 'inherit', env });
   children.set(name, child);
   child.on('exit', (code, signal) => {
     children.delete(name);
@@ -92,7 +99,7 @@ function onFault(origin: string) {
 process.on('uncaughtException', onFault('uncaught exception'));
 process.on('unhandledRejection', onFault('unhandled rejection'));
 
-for (const name of SERVICES) run(name);
+for (const name of names) run(name);
 
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 process.on('SIGINT', () => stopAll('SIGTERM'));

@@ -30,6 +30,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v2/goals/:id/values': { date: '2026-03-01', value: 100 },
   'PATCH /v1/notifications/:id': { read: true },
   'POST /v1/transactions/:id/reconcile': { transaction_id: '00000000-0000-4000-8000-000000000000' },
+  'POST /v1/open-banking/connections/:id/item': { item_id: 'item-do-dono' },
 };
 
 /**
@@ -92,25 +93,23 @@ describe('isolation on every route that takes an id', () => {
         installments: 2,
       })
     ).id;
-    ids.job = (
-      await importCompleted(api, {
-        connection: { id: 'conn-iso', institution: 'Banco' },
-        accounts: [
-          { external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 },
-        ],
-        transactions: [
-          {
-            external_id: 't-1',
-            account_external_id: 'a-1',
-            amount: 300,
-            date: '2026-03-02',
-            is_expense: true,
-            title: 'Padaria',
-            merchant_name: 'Padaria do Bairro',
-          },
-        ],
-      })
-    ).id;
+    const importJob = await importCompleted(api, {
+      connection: { id: 'conn-iso', institution: 'Banco' },
+      accounts: [{ external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 }],
+      transactions: [
+        {
+          external_id: 't-1',
+          account_external_id: 'a-1',
+          amount: 300,
+          date: '2026-03-02',
+          is_expense: true,
+          title: 'Padaria',
+          merchant_name: 'Padaria do Bairro',
+        },
+      ],
+    });
+    ids.job = importJob.id;
+    ids.connection = importJob.result.connection_id;
     const imported = (await api.get('/v1/transactions?limit=500')).body.data.find(
       (t: { title: string }) => t.title === 'Padaria',
     );
@@ -194,6 +193,7 @@ describe('isolation on every route that takes an id', () => {
       '/v1/notifications': ids.notification,
       '/v1/jobs': ids.job,
       '/v1/webhooks': ids.webhook,
+      '/v1/open-banking/connections': ids.connection,
     };
     const id = byPrefix[prefix];
     if (!id) throw new Error(`no record for ${routeName(route)}`);

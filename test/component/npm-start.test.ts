@@ -58,7 +58,13 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     env: Record<string, string | undefined> = {},
     stdout?: string[],
   ) {
-    const [gateway, ledger, billing, insights] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const [gateway, ledger, billing, insights, sandbox] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     const stderrFile = typeof stderr === 'string' ? openSync(stderr, 'w') : undefined;
     npm = spawn('npm', ['start'], {
       detached: true,
@@ -73,6 +79,8 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
         LEDGER_URL: `http://127.0.0.1:${ledger}`,
         BILLING_URL: `http://127.0.0.1:${billing}`,
         INSIGHTS_URL: `http://127.0.0.1:${insights}`,
+        // Banco Sandbox runs with the group outside production: on a port of its own
+        SANDBOX_PORT: String(sandbox),
         ...env,
       },
     });
@@ -82,6 +90,7 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     const pgid = npm.pid as number;
     // the four start side by side: each answers on its own port
     for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 30_000);
+    await waitFor(() => answers(sandbox, '/.well-known/openid-configuration'), 30_000);
     return { npm, pgid, ports: { gateway, ledger, billing, insights } };
   }
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { QUEUES } from '@finance/shared/queue/catalogue';
-import { recordingBankConnector } from '../../services/ledger/src/domain/open-banking/bank-connector.ts';
 import { revokeConsent } from '../../services/ledger/src/domain/open-banking/revoke-consent.ts';
+import { openFinanceFor } from '../../services/ledger/src/open-finance.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { importAndWait } from '../support/imports.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
@@ -43,8 +43,12 @@ describe('consent revocation: deleting the last account of a connection', () => 
     stack.sql<{ id: string }>('select id from ledger.accounts where connection_id = $1 order by external_id', [
       connectionId,
     ]);
+  // a connection of a JSON import has no consent at an institution: revoking it only marks it REVOKED
   const revocations = (connectionId: string) =>
-    stack.sql('select * from ledger.consent_revocations where connection_id = $1', [connectionId]);
+    stack.sql(
+      `select id, external_id, user_id, profile_id from ledger.connections where id = $1 and status = 'REVOKED'`,
+      [connectionId],
+    );
 
   const untilRevoked = (api: ApiClient, externalId: string) =>
     waitFor(async () => {
@@ -68,7 +72,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
     expect(revoked).toMatchObject({ id: connectionId, status: 'REVOKED', revoked_at: expect.any(String) });
     expect(await revocations(connectionId)).toEqual([
       expect.objectContaining({
-        connection_id: connectionId,
+        id: connectionId,
         user_id: tenant.userId,
         profile_id: null,
         external_id: 'conn-a',
@@ -79,7 +83,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
     // the job again, directly and through the queue: still one revocation, nothing else changes
     const ctx = { userId: tenant.userId, profileId: null, business: false, keyId: null };
     const em = stack.service('ledger').orm.em.fork();
-    expect(await revokeConsent(em, ctx, connectionId, recordingBankConnector)).toBe('already-revoked');
+    expect(await revokeConsent(em, ctx, connectionId, openFinanceFor(stack.ledger.runtime))).toBe('already-revoked');
     const event = await stack
       .service('ledger')
       .runtime.queues.get(QUEUES.consentRevocation)
@@ -120,7 +124,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
         stack.service('ledger').orm.em.fork(),
         { userId: other.userId, profileId: null, business: false, keyId: null },
         job.result.connection_id,
-        recordingBankConnector,
+        openFinanceFor(stack.ledger.runtime),
       ),
     ).toBe('unknown');
     expect(
@@ -128,7 +132,7 @@ describe('consent revocation: deleting the last account of a connection', () => 
         stack.service('ledger').orm.em.fork(),
         { userId: tenant.userId, profileId: null, business: false, keyId: null },
         job.result.connection_id,
-        recordingBankConnector,
+        openFinanceFor(stack.ledger.runtime),
       ),
     ).toBe('in-use');
     expect(await revocations(job.result.connection_id)).toEqual([]);

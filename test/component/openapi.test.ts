@@ -5,6 +5,7 @@ import { TestStack } from '../support/stack.ts';
 
 type Operation = {
   operationId: string;
+  security?: unknown[];
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
   responses: Record<
     string,
@@ -85,8 +86,12 @@ describe('OpenAPI: /openapi.json', () => {
           route: route.operationId,
           example: true,
         });
-      // the gateway's own answers (docs/decisions.md §3): rate limit with Retry-After; body size and type on writes
-      expect(operation.responses['429']?.headers?.['Retry-After']).toBeDefined();
+      // the gateway's own answers (docs/decisions.md §3): rate limit with Retry-After (per key: a public route,
+      // reached without one, has neither the key's 401/403 nor its 429); body size and type on writes
+      if (route.public) {
+        expect(operation.security).toEqual([]);
+        expect(operation.responses['401']).toBeUndefined();
+      } else expect(operation.responses['429']?.headers?.['Retry-After']).toBeDefined();
       // a dependency outage: 503 with Retry-After on every operation
       expect(operation.responses['503']?.headers?.['Retry-After']).toBeDefined();
       if (route.method !== 'get') {

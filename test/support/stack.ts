@@ -31,6 +31,7 @@ import { type LedgerConfig, loadLedgerConfig } from '../../services/ledger/src/c
 import { ledgerService } from '../../services/ledger/src/ledger-service.ts';
 import { ApiClient, type KeyCredentials } from './api-client.ts';
 import { deleteRedisKeys } from './redis-keys.ts';
+import { type SandboxProcess, type SandboxStart, sandboxFor } from './sandbox-bank.ts';
 
 export interface StackOptions {
   /** Environment overrides for every service (e.g. REDIS_URL, RATE_LIMIT_MAX). */
@@ -43,6 +44,8 @@ export interface StackOptions {
   onQuery?: (service: string, sql: string) => void;
   /** Planner and session settings of the test database, set before any service connects (`enable_seqscan`). */
   databaseSettings?: Record<string, string>;
+  /** Starts Banco Sandbox on a free port and configures the ledger to connect to it (`stack.sandbox`). */
+  sandbox?: boolean | SandboxStart;
 }
 
 export interface Tenant {
@@ -86,6 +89,8 @@ export class TestStack {
   readonly env: Record<string, string>;
   /** Billing's job schedulers as it registered them, before the stack took the hourly rollover's out (start). */
   readonly billingSchedulersAtStart: string[];
+  /** Banco Sandbox, when the stack was started with `sandbox`. */
+  readonly sandbox: SandboxProcess | null;
 
   private constructor(init: {
     databaseUrl: string;
@@ -97,6 +102,7 @@ export class TestStack {
     pepper: string;
     env: Record<string, string>;
     billingSchedulersAtStart: string[];
+    sandbox: SandboxProcess | null;
   }) {
     this.databaseUrl = init.databaseUrl;
     this.gateway = init.gateway;
@@ -109,6 +115,7 @@ export class TestStack {
     this.pepper = init.pepper;
     this.env = init.env;
     this.billingSchedulersAtStart = init.billingSchedulersAtStart;
+    this.sandbox = init.sandbox;
     this.pool = new pg.Pool({ connectionString: init.databaseUrl, max: 3 });
   }
 
@@ -173,6 +180,26 @@ export class TestStack {
         INSIGHTS_URL: insights.url,
       });
       const gateway = await startGateway(gatewayConfig, logger);
+      services.push(gateway);
+      let sandbox: SandboxProcess | null = null;
+      if (options.sandbox) {
+        // the institution knows our callback (the gateway's) as its client's redirect URI; the ledger reads its
+        // institutions on first use, so it learns the sandbox's address here, like BILLING_URL above
+        const started = await sandboxFor(
+          `${gateway.url}/v1/open-banking/callback`,
+          options.sandbox === true ? {} : options.sandbox,
+        );
+        sandbox = started.sandbox;
+        services.push(sandbox);
+        Object.assign(
+          ledger.runtime.config,
+          loadLedgerConfig({ ...env, ...options.serviceEnv?.ledger, ...started.ledgerEnv }),
+          {
+            BILLING_URL: billing.url,
+            PORT: ledger.runtime.config.PORT,
+          },
+        );
+      }
       return new TestStack({
         databaseUrl,
         gateway,
@@ -183,6 +210,7 @@ export class TestStack {
         pepper: gatewayConfig.KEY_PEPPER,
         env,
         billingSchedulersAtStart,
+        sandbox,
       });
     } catch (err) {
       for (const service of services.reverse()) await service.stop().catch(() => undefined);
@@ -270,6 +298,7 @@ export class TestStack {
     for (const replica of this.replicas) await replica.stop();
     setNow(null);
     await this.gateway.stop();
+    await this.sandbox?.stop();
     for (const service of [...this.services].reverse()) await service.stop();
     await this.pool.end();
     // its queues, schedulers, rate-limit and idempotency keys go with it

@@ -893,7 +893,7 @@ export interface paths {
         };
         /**
          * List the notifications of the context, newest first
-         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
+         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -1165,7 +1165,13 @@ export interface paths {
          */
         get: operations["listOpenBankingConnections"];
         put?: never;
-        post?: never;
+        /**
+         * Start a connection to an institution
+         * @description Creates the data-sharing consent at the institution (accounts, balances and transactions; cards with their bills, limits and transactions; investments; 12 months) and answers the connection `AWAITING_AUTHORISATION` with the `authorization_url` the customer opens (a pushed authorization request: it is valid for a few minutes; `POST .../{id}/renew` makes another).
+         *
+         *     The institution then sends the customer’s browser to this API’s callback, which completes the connection: it becomes `ACTIVE` and its first sync (12 months of history) is queued. Nothing is written when the institution refuses or fails: 404 for an unknown institution, 502 when it answered what the documents do not allow, 504 when it did not answer in time.
+         */
+        post: operations["createOpenBankingConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1282,6 +1288,152 @@ export interface paths {
          * @description `{id}` is the reconciled forecast, or the entry it was reconciled with: the forecast's `reconciled_*` fields are cleared and it counts again as an unpaid forecast (an automatic reconciliation is undone the same way). Answers the forecast. 409 when neither is reconciled.
          */
         post: operations["unreconcileTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/institutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The institutions a connection can be made to
+         * @description The Open Finance Brasil institutions this deployment is registered with (its configuration), by name, all in one page (`next_cursor` is null); `id` is what `POST /v1/open-banking/connections` takes. In development the list has "Banco Sandbox", the local test institution.
+         */
+        get: operations["listOpenBankingInstitutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/connections/{id}/item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a Pluggy connection with the item its widget created
+         * @description For a connection to `pluggy`: the front end opened Pluggy Connect with the connection’s `connect_token`; the item it created is checked at Pluggy (it must name this connection as its `clientUserId`), then the connection becomes `ACTIVE` and its first sync is queued. An item of another connection, or unknown to Pluggy, is 404 and changes nothing; 409 for a connection that is not Pluggy’s or already `ACTIVE`.
+         */
+        post: operations["attachPluggyItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/pluggy/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pluggy’s webhook (no API key)
+         * @description Where Pluggy notifies the items’ changes (`PLUGGY_WEBHOOK_URL`). **No API key**: the payload is not trusted as such; its item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`). An item updated queues that connection’s sync; an item deleted makes it `REVOKED`. Always 202 (an unknown item is ignored).
+         */
+        post: operations["pluggyWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bank connection
+         * @description A bank connection. An id of another context, or of nothing, is 404.
+         */
+        get: operations["getOpenBankingConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a connection
+         * @description The connection becomes `REVOKED` at once and its consent is revoked at the institution (`DELETE /consents/{consentId}`) by a job, retried until the institution answers. The accounts, cards, transactions and investments it imported stay.
+         */
+        delete: operations["deleteOpenBankingConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/connections/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a connection now
+         * @description Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.
+         */
+        post: operations["syncOpenBankingConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/connections/{id}/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorise a connection again (expired, revoked or never completed)
+         * @description Creates a new consent at the connection’s institution and answers the connection `AWAITING_AUTHORISATION` with a new `authorization_url`; once authorised the same connection (its accounts and history) syncs again. 409 for an `ACTIVE` connection or one made by a JSON import.
+         */
+        post: operations["renewOpenBankingConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/open-banking/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the institution sends the customer back (no API key)
+         * @description The redirect URI registered at every institution. **No API key**: the customer’s browser arrives here from the institution, so the request is bound to its connection by `state` alone (256 random bits, stored hashed, used once), and the authorization response must be the institution’s signed JWT (`response`, JARM) whose code is exchanged with the connection’s PKCE verifier and its ID token checked against its nonce.
+         *
+         *     Success: the connection becomes `ACTIVE` and its first sync is queued; the answer is 303 to the connection’s `redirect_uri` (with `connection_id` and `status`) or 200 JSON. The customer refusing at the institution makes the connection `FAILED`. A missing, forged or already used `state`, an unsigned or tampered response, or a code the institution refuses change nothing: 400.
+         */
+        get: operations["openBankingCallback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1554,6 +1706,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "connection.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event connection.revoked
+         * @description `data`: connection_id, institution, status REVOKED and the institution’s `reason` (`CUSTOMER_MANUALLY_REVOKED`, …): the customer revoked the consent at the institution; `POST /v1/open-banking/connections/{id}/renew` authorises it again.
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookConnectionRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connection.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event connection.expired
+         * @description `data`: like connection.revoked, status EXPIRED (`CONSENT_EXPIRED`, or the consent’s date passed).
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookConnectionExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1748,11 +1944,31 @@ export interface components {
         Connection: {
             /** Format: uuid */
             id: string;
-            /** @description The bank's connection id, as sent in `connection.id` */
+            /** @description The bank's connection id, as sent in `connection.id` (a connection made here: its own id) */
             external_id: string;
             institution: string;
+            /** @description The institution of `GET /v1/open-banking/institutions`; null for a connection made by a JSON import */
+            institution_id: string | null;
             /** @enum {string} */
-            status: "ACTIVE" | "REVOKED";
+            status: "AWAITING_AUTHORISATION" | "ACTIVE" | "EXPIRED" | "REVOKED" | "FAILED";
+            /** @description While AWAITING_AUTHORISATION: the institution page the customer opens to authorise (valid for minutes) */
+            authorization_url: string | null;
+            /** @description Pluggy only, in the answers that start an authorization: the token the front end opens Pluggy Connect with */
+            connect_token?: string | null;
+            /** Format: date-time */
+            consent_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the last sync finished
+             */
+            last_synced_at: string | null;
+            /** @description Why the last sync failed, in Portuguese */
+            last_sync_error: string | null;
+            /**
+             * Format: uuid
+             * @description The import job of the last sync (`GET /v1/jobs/{id}`)
+             */
+            last_import_job_id: string | null;
             /** Format: date-time */
             revoked_at: string | null;
             /** Format: uuid */
@@ -1769,6 +1985,12 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updatedAt: string;
+        };
+        ConnectionCallback: {
+            /** Format: uuid */
+            connection_id: string;
+            status: string;
+            message: string;
         };
         ConnectionPage: {
             data: components["schemas"]["Connection"][];
@@ -1887,7 +2109,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description: string | null;
             /**
              * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
@@ -2027,7 +2249,7 @@ export interface components {
              * @description https URL receiving the deliveries (http only where the operator allows private targets)
              */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description?: string | null;
         };
         CreditCard: {
@@ -2472,6 +2694,19 @@ export interface components {
         InstallmentsCreated: {
             created: number;
         };
+        Institution: {
+            id: string;
+            name: string;
+            /**
+             * @description How the connection reaches it: `open_finance` (the callback completes it) or `pluggy` (the front end opens Pluggy Connect with the `connect_token`, then sends the item)
+             * @enum {string}
+             */
+            provider: "open_finance" | "pluggy";
+        };
+        InstitutionPage: {
+            data: components["schemas"]["Institution"][];
+            next_cursor: string | null;
+        };
         InvestmentYieldReport: {
             available: boolean;
             reason: string;
@@ -2514,7 +2749,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED";
+            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED" | "CONNECTION_REVOKED" | "CONNECTION_EXPIRED";
             title: string;
             message: string;
             /** @description ids involved: spending_limit_id and window dates, goal_id, or webhook_id */
@@ -3008,7 +3243,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description: string | null;
             /**
              * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
@@ -3046,7 +3281,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied";
+            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -3101,7 +3336,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied";
+            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
             /**
              * Format: date-time
              * @description When the change happened
@@ -3113,6 +3348,9 @@ export interface components {
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
             next_cursor: string | null;
+        };
+        WebhookReceived: {
+            received: boolean;
         };
         YieldByType: {
             label: string;
@@ -3172,6 +3410,8 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
+        /** @description Where the browser goes next */
+        Location: string;
         /** @description Present (`true`) when the answer is the replay of an earlier request with the same `Idempotency-Key` */
         "Idempotent-Replayed": "true";
     };
@@ -19369,7 +19609,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                status?: "ACTIVE" | "REVOKED";
+                status?: "AWAITING_AUTHORISATION" | "ACTIVE" | "EXPIRED" | "REVOKED" | "FAILED";
             };
             header?: never;
             path?: never;
@@ -19393,7 +19633,14 @@ export interface operations {
                      *           "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "external_id": "texto",
                      *           "institution": "texto",
-                     *           "status": "ACTIVE",
+                     *           "institution_id": "texto",
+                     *           "status": "AWAITING_AUTHORISATION",
+                     *           "authorization_url": "texto",
+                     *           "connect_token": "texto",
+                     *           "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *           "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *           "last_sync_error": "texto",
+                     *           "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "revoked_at": "2026-01-15T12:00:00.000Z",
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -19488,6 +19735,279 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOpenBankingConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "institution_id": "banco-sandbox",
+                 *       "cpf": "76109277673"
+                 *     }
+                 */
+                "application/json": {
+                    institution_id: string;
+                    /**
+                     * Format: uri
+                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON
+                     */
+                    redirect_uri?: string;
+                    /** @description The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer */
+                    cpf?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection, with the URL the customer opens */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "banco-sandbox",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid body, or a CPF the institution needs is missing */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown institution */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -20892,6 +21412,1475 @@ export interface operations {
             };
         };
     };
+    listOpenBankingInstitutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The institutions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "texto",
+                     *           "name": "texto",
+                     *           "provider": "open_finance"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "texto"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InstitutionPage"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    attachPluggyItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "item_id": "5e0a6bd3-0c4c-4b0b-9c1b-5c1c9b2b8f5a"
+                 *     }
+                 */
+                "application/json": {
+                    item_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection, ACTIVE */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "texto",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown connection or item, or another context’s */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a Pluggy connection, or already ACTIVE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pluggyWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "item/updated",
+                 *       "itemId": "5e0a6bd3-0c4c-4b0b-9c1b-5c1c9b2b8f5a"
+                 *     }
+                 */
+                "application/json": {
+                    event: string;
+                    itemId?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Received */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookReceived"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenBankingConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "texto",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown connection, or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOpenBankingConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection, REVOKED */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "texto",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown connection, or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    syncOpenBankingConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection, sync queued */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "texto",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown connection, or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connection is not ACTIVE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renewOpenBankingConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cpf": "76109277673"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON
+                     */
+                    redirect_uri?: string;
+                    /** @description The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer */
+                    cpf?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection, with the URL the customer opens */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "external_id": "texto",
+                     *       "institution": "texto",
+                     *       "institution_id": "texto",
+                     *       "status": "AWAITING_AUTHORISATION",
+                     *       "authorization_url": "texto",
+                     *       "connect_token": "texto",
+                     *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_synced_at": "2026-01-15T12:00:00.000Z",
+                     *       "last_sync_error": "texto",
+                     *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "revoked_at": "2026-01-15T12:00:00.000Z",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown connection, or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connection is ACTIVE, or was made by a JSON import */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openBankingCallback: {
+        parameters: {
+            query?: {
+                response?: string;
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection completed (or refused by the customer) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "connection_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "status": "texto",
+                     *       "message": "texto"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionCallback"];
+                };
+            };
+            /** @description The same, redirecting to the connection’s redirect_uri */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unknown, forged or used state; invalid authorization response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The institution answered something the documents do not allow, or did not answer in time */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     webhookTransactionCreated: {
         parameters: {
             query?: never;
@@ -21628,6 +23617,124 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "rule.applied";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookConnectionRevoked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "connection.revoked",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "connection_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "institution": "Banco Sandbox",
+                 *         "status": "REVOKED",
+                 *         "reason": "CUSTOMER_MANUALLY_REVOKED"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "connection.revoked";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookConnectionExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "connection.expired",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "connection_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "institution": "Banco Sandbox",
+                 *         "status": "EXPIRED",
+                 *         "reason": "CONSENT_EXPIRED"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "connection.expired";
                     /**
                      * Format: date-time
                      * @description When the change happened

@@ -9,7 +9,22 @@ export interface LedgerConfig extends CommonConfig {
   RECATEGORIZATION_LOCK_MS: number;
   RECATEGORIZATION_LANES: number;
   BILL_READS_IN_FLIGHT: number;
+  OPEN_BANKING_PARTICIPANTS?: string;
+  OPEN_BANKING_CLIENTS?: string;
+  OPEN_BANKING_REDIRECT_URI: string;
+  OPEN_BANKING_ENCRYPTION_KEYS?: string;
+  OPEN_BANKING_SYNC_INTERVAL_MS: number;
+  OPEN_BANKING_TIMEOUT_MS: number;
+  OPEN_BANKING_CONSENT_DAYS: number;
+  OPEN_BANKING_ALLOW_HTTP: boolean;
+  PLUGGY_CLIENT_ID?: string;
+  PLUGGY_CLIENT_SECRET?: string;
+  PLUGGY_API_URL: string;
+  PLUGGY_WEBHOOK_URL?: string;
 }
+
+/** Development only: a fixed key (id `dev`), so tokens stored by one start open on the next. */
+const DEV_ENCRYPTION_KEYS = `dev:${Buffer.alloc(32, 'finance-api-development-only-key').toString('base64')}`;
 
 export const ledgerConfigSchema = Joi.object<LedgerConfig>({
   ...commonConfigKeys,
@@ -42,7 +57,64 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .description(
       "Bills' transaction lists the ledger reads and writes out at once; more wait their turn in order. Each holds a database connection and sends its rows as they are read, in pieces of about 64 KB: the bound keeps a burst of bills from taking every pool connection and from growing the process's memory",
     ),
-});
+  OPEN_BANKING_PARTICIPANTS: Joi.string().description(
+    "Open Finance Brasil institutions: the directory's participants list (its JSON format: organisations, their `AuthorisationServers` with `OpenIDDiscoveryDocument` and `ApiResources`), as a file path or the JSON itself; unset: no institution (docs/open-banking.md)",
+  ),
+  OPEN_BANKING_CLIENTS: Joi.string().description(
+    'Our registration at each authorisation server of the participants list: `[{authorisation_server_id, client_id, signing_key (private JWK, or sealed with OPEN_BANKING_ENCRYPTION_KEYS), signing_key_id, mtls: {cert, key, ca}, test_cpf}]`, a file path or the JSON itself; only institutions listed here are offered',
+  ),
+  OPEN_BANKING_REDIRECT_URI: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://localhost:8080/v1/open-banking/callback')
+    .description(
+      "The gateway's public callback as registered at the institutions (`<public URL>/v1/open-banking/callback`)",
+    ),
+  OPEN_BANKING_ENCRYPTION_KEYS: Joi.string()
+    .when('NODE_ENV', {
+      is: 'production',
+      then: Joi.required(),
+      otherwise: Joi.optional().default(DEV_ENCRYPTION_KEYS),
+    })
+    .description(
+      'Keys sealing refresh tokens and authorization secrets at rest (AES-256-GCM): `kid:base64(32 bytes)[,kid:…]`, the first seals, every one opens; rotate by putting a new key first',
+    ),
+  OPEN_BANKING_SYNC_INTERVAL_MS: Joi.number()
+    .integer()
+    .min(60_000)
+    .default(6 * 3600_000)
+    .description(
+      'How often every ACTIVE connection syncs (a job scheduler; 6 h keeps within the institutions’ call limits)',
+    ),
+  OPEN_BANKING_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(100)
+    .default(15_000)
+    .description('How long one call to an institution may take before it counts as not answering'),
+  OPEN_BANKING_CONSENT_DAYS: Joi.number()
+    .integer()
+    .min(1)
+    .max(365)
+    .default(365)
+    .description('Lifetime of the consents a connection asks for (the documents allow up to 12 months)'),
+  OPEN_BANKING_ALLOW_HTTP: Joi.boolean()
+    .default(false)
+    .description(
+      'Lets institutions be reached over plain HTTP (Banco Sandbox on loopback in development); never in production',
+    ),
+  PLUGGY_CLIENT_ID: Joi.string().description(
+    'Pluggy client id: with the secret, "Pluggy" is offered as an institution (docs/open-banking.md)',
+  ),
+  PLUGGY_CLIENT_SECRET: Joi.string().description('Pluggy client secret'),
+  PLUGGY_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.pluggy.ai')
+    .description('Pluggy API base URL (the SDK reads it as PLUGGY_API_URL)'),
+  PLUGGY_WEBHOOK_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .description(
+      "The gateway's public Pluggy webhook (`<public URL>/v1/open-banking/pluggy/webhook`), given to the items it connects; unset: no webhooks, syncs only",
+    ),
+}).and('PLUGGY_CLIENT_ID', 'PLUGGY_CLIENT_SECRET');
 
 export const loadLedgerConfig = (env: NodeJS.ProcessEnv = process.env): LedgerConfig =>
   loadConfig(ledgerConfigSchema, env);

@@ -17,6 +17,7 @@ import { mountTransactionRoutes } from './entry-points/http/transaction-routes.t
 import { startCardMovesWorker } from './entry-points/jobs/card-moves-worker.ts';
 import { startConsentRevocationWorker } from './entry-points/jobs/consent-revocation-worker.ts';
 import { startImportWorker } from './entry-points/jobs/import-worker.ts';
+import { startOpenBankingSyncWorker } from './entry-points/jobs/open-banking-sync-worker.ts';
 import { startRecategorizationWorker } from './entry-points/jobs/recategorization-worker.ts';
 import { startRecurrenceWorker } from './entry-points/jobs/recurrence-worker.ts';
 
@@ -45,5 +46,6 @@ export const ledgerService: ServiceDefinition<LedgerConfig> = {
     startImportWorker(runtime),
     startConsentRevocationWorker(runtime),
     startCardMovesWorker(runtime),
+    await startOpenBankingSyncWorker(runtime),
   ],
 };

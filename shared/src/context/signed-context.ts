@@ -10,6 +10,19 @@ export interface CallerContext {
 }
 
 export const CONTEXT_HEADER = 'x-finance-context';
+
+/**
+ * The context the gateway signs for a public route (no API key: a bank's redirect of the customer's browser): no
+ * user, so it can reach no context's records; the handler finds its record by what the request carries.
+ */
+export const ANONYMOUS_CONTEXT: CallerContext = {
+  userId: '00000000-0000-0000-0000-000000000000',
+  profileId: null,
+  business: false,
+  keyId: null,
+};
+
+export const isAnonymous = (ctx: CallerContext) => ctx.userId === ANONYMOUS_CONTEXT.userId && ctx.keyId === null;
 const TTL_MS = 60_000;
 
 function sign(payload: string, secret: string): string {

@@ -7,6 +7,7 @@ import { categoryRoutes } from './ledger/categories.ts';
 import { categorizationRuleRoutes } from './ledger/categorization-rules.ts';
 import { jobRoutes } from './ledger/jobs.ts';
 import { openBankingRoutes } from './ledger/open-banking.ts';
+import { connectionRoutes } from './ledger/open-banking-connections.ts';
 import { personalConfigRoutes } from './ledger/personal-config.ts';
 import { reconciliationRoutes } from './ledger/reconciliation.ts';
 import { statementRoutes } from './ledger/statements.ts';
@@ -30,4 +31,5 @@ export const publicRoutes: AnyRoute[] = [
   ...openBankingRoutes,
   ...statementRoutes,
   ...reconciliationRoutes,
+  ...connectionRoutes,
 ];

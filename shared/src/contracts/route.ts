@@ -4,7 +4,7 @@ export type ServiceName = 'gateway' | 'ledger' | 'billing' | 'insights';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Headers a service may set on one of its answers, beyond those the gateway sets on every answer. */
-export type ResponseHeader = 'Retry-After';
+export type ResponseHeader = 'Retry-After' | 'Location';
 
 export interface ResponseContract {
   description: string;
@@ -50,6 +50,11 @@ export interface RouteContract<
   description?: string;
   /** Needs a company key with an active license. */
   business?: boolean;
+  /**
+   * Reached without an API key (a bank sends the customer's browser back to it): the gateway forwards it with
+   * the anonymous context, and the handler binds the request to its record by what it carries.
+   */
+  public?: boolean;
   /** Request body size limit when larger than the default 1 MiB. */
   bodyLimit?: string;
   /** The body is a file in one of these media types (`body` is then `Joi.binary()`, the handler gets a Buffer). */

@@ -14,6 +14,8 @@ export const QUEUES = {
   recategorization: 'ledger.recategorization',
   imports: 'ledger.imports',
   consentRevocation: 'ledger.consent-revocation',
+  /** One sync of an Open Finance connection (job `open-banking.sync`), and the scheduler's run over every ACTIVE one. */
+  openBankingSync: 'ledger.open-banking-sync',
   /** Cards of a deleted account moving to another account in billing, after the deletion committed. */
   cardMoves: 'ledger.card-moves',
   billRollover: 'billing.bill-rollover',
@@ -84,9 +86,28 @@ export interface TransactionChanged {
   }>;
 }
 
-/** The last live account of an open-banking connection was deleted: its consent is to be revoked at the bank. */
+/**
+ * A connection's consent is to be revoked at the bank: its last live account was deleted (`last-account`, the
+ * default), or the client deleted the connection (`deleted`).
+ */
 export interface ConsentRevokeRequested {
   connection_id: string;
+  reason?: 'last-account' | 'deleted';
+}
+
+/** A connection's consent ended at the institution (`connection.revoked`, `connection.expired`) or here. */
+export interface ConnectionEnded {
+  connection_id: string;
+  institution: string;
+  status: 'REVOKED' | 'EXPIRED';
+  /** The institution's reason (`CUSTOMER_MANUALLY_REVOKED`, `CONSENT_EXPIRED`, …), when it gave one. */
+  reason: string | null;
+}
+
+/** Sync of one Open Finance connection (job `open-banking.sync`); the scheduler's run (`open-banking.sync-all`) has no data. */
+export interface OpenBankingSyncJob {
+  connection_id: string;
+  context: ContextRef;
 }
 
 /** A context chose the IANA zone of its "today"; consumers keep the latest by `changed_at` (microseconds, commit order). */
@@ -158,6 +179,8 @@ export interface EventPayloads {
   'account.created': AccountCreated;
   'transaction.changed': TransactionChanged;
   'connection.consent_revoke_requested': ConsentRevokeRequested;
+  'connection.revoked': ConnectionEnded;
+  'connection.expired': ConnectionEnded;
   'context.time_zone_changed': ContextTimeZoneChanged;
   'bill.closed': BillEvent;
   'bill.overdue': BillEvent;
@@ -192,6 +215,9 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'account.created': [QUEUES.insightsLedgerEvents],
   'transaction.changed': [QUEUES.transactionChanges],
   'connection.consent_revoke_requested': [QUEUES.consentRevocation],
+  // insights notifies the context and sends the webhooks subscribed
+  'connection.revoked': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
+  'connection.expired': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
   'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
   'bill.closed': [QUEUES.webhookEvents],
   'bill.overdue': [QUEUES.webhookEvents],
@@ -219,6 +245,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'import.completed',
   'import.failed',
   'rule.applied',
+  'connection.revoked',
+  'connection.expired',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -300,4 +328,12 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 },
   removeOnFail: { age: 30 * 24 * 3600 },
+};
+
+/**
+ * Queues whose jobs retry beyond the default: revoking a consent at the institution must reach it however long it
+ * is down (20 attempts doubling from 1 s: about 6 days).
+ */
+export const QUEUE_JOB_OPTIONS: Partial<Record<QueueName, JobsOptions>> = {
+  [QUEUES.consentRevocation]: { attempts: 20 },
 };

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { withActivity } from '../service/activity.ts';
 import { jobDuration, jobFailures, queueDepth } from '../telemetry/metrics.ts';
 import { bullTelemetry } from '../telemetry/queue-tracing.ts';
-import { DEFAULT_JOB_OPTIONS, type QueueName } from './catalogue.ts';
+import { DEFAULT_JOB_OPTIONS, QUEUE_JOB_OPTIONS, type QueueName } from './catalogue.ts';
 
 /** Producer side: one Queue object per name per process, all on one connection. */
 export class QueueRegistry {
@@ -24,7 +24,7 @@ export class QueueRegistry {
       queue = new Queue(name, {
         connection: this.connection,
         prefix: this.prefix,
-        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        defaultJobOptions: { ...DEFAULT_JOB_OPTIONS, ...QUEUE_JOB_OPTIONS[name] },
         telemetry: bullTelemetry(),
       });
       queue.on('error', () => undefined);

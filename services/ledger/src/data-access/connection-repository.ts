@@ -4,13 +4,31 @@ import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
+export type ConnectionStatus = 'AWAITING_AUTHORISATION' | 'ACTIVE' | 'EXPIRED' | 'REVOKED' | 'FAILED';
+
 export interface ConnectionRow {
   id: string;
   user_id: string;
   profile_id: string | null;
   external_id: string;
   institution: string;
-  status: 'ACTIVE' | 'REVOKED';
+  institution_id: string | null;
+  status: ConnectionStatus;
+  consent_id: string | null;
+  consent_expires_at: Date | null;
+  state_hash: string | null;
+  /** Sealed (SecretBox): the PKCE verifier and nonce while authorising. */
+  authorization_secret: string | null;
+  /** Sealed (SecretBox). */
+  refresh_token: string | null;
+  authorization_url: string | null;
+  redirect_uri: string | null;
+  authorization_started_at: Date | null;
+  last_synced_at: Date | null;
+  last_sync_error: string | null;
+  last_import_job_id: string | null;
+  sync_lease_until: Date | null;
+  consent_revoked_at_institution: Date | null;
   revoked_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -51,7 +69,7 @@ export async function insertOrRefreshConnection(
 export async function selectConnectionsPage(
   em: EntityManager,
   ctx: CallerContext,
-  query: { limit: number; after: string | null | undefined; status?: 'ACTIVE' | 'REVOKED' },
+  query: { limit: number; after: string | null | undefined; status?: ConnectionStatus },
 ): Promise<ConnectionRow[]> {
   const scope = contextSql(ctx);
   const where = [scope.sql];
@@ -96,12 +114,6 @@ export async function lockConnection(em: EntityManager, ctx: CallerContext, conn
   return connection;
 }
 
-export async function markConnectionRevoked(em: EntityManager, connectionId: string): Promise<void> {
-  await runSql(em, `update connections set status = 'REVOKED', revoked_at = now(), updated_at = now() where id = ?`, [
-    connectionId,
-  ]);
-}
-
 /** Stores an import's payload under its background job. */
 export async function insertImportPayload(em: EntityManager, jobId: string, ctx: CallerContext, payload: unknown) {
   await runSql(
@@ -114,4 +126,220 @@ export async function insertImportPayload(em: EntityManager, jobId: string, ctx:
 /** The stored payload of an import job (no row: the job is unknown). */
 export async function selectImportPayload(em: EntityManager, jobId: string) {
   return runSql<{ payload: unknown }>(em, 'select payload from open_banking_imports where job_id = ?', [jobId]);
+}
+
+/** The context's connection by id, or null. */
+export async function selectConnection(
+  em: EntityManager,
+  ctx: CallerContext,
+  id: string,
+): Promise<ConnectionRow | null> {
+  const scope = contextSql(ctx);
+  const [row] = await runSql<ConnectionRow>(em, `select * from connections where id = ? and ${scope.sql}`, [
+    id,
+    ...scope.params,
+  ]);
+  return row ?? null;
+}
+
+/** A connection made here, waiting for the customer at its institution (its own id is its external id). */
+export async function insertAuthorizingConnection(
+  em: EntityManager,
+  ctx: CallerContext,
+  row: { id: string; institution: string; institutionId: string; authorization: AuthorizationFields },
+): Promise<void> {
+  const a = row.authorization;
+  await runSql(
+    em,
+    `insert into connections (id, user_id, profile_id, external_id, institution, institution_id, status, consent_id,
+       consent_expires_at, state_hash, authorization_secret, authorization_url, redirect_uri, authorization_started_at)
+     values (?, ?, ?, ?, ?, ?, 'AWAITING_AUTHORISATION', ?, ?, ?, ?, ?, ?, now())`,
+    [
+      row.id,
+      ctx.userId,
+      ctx.profileId,
+      row.id,
+      row.institution,
+      row.institutionId,
+      a.consentId,
+      a.consentExpiresAt,
+      a.stateHash,
+      a.secret,
+      a.url,
+      a.redirectUri,
+    ],
+  );
+}
+
+export interface AuthorizationFields {
+  consentId: string;
+  consentExpiresAt: string | null;
+  stateHash: string;
+  secret: string;
+  url: string;
+  redirectUri: string | null;
+}
+
+/** A new authorization for an existing connection (renewal): its consent, state and secrets replaced. */
+export async function restartAuthorization(em: EntityManager, ctx: CallerContext, id: string, a: AuthorizationFields) {
+  const scope = contextSql(ctx);
+  await runSql(
+    em,
+    `update connections set status = 'AWAITING_AUTHORISATION', consent_id = ?, consent_expires_at = ?, state_hash = ?,
+       authorization_secret = ?, authorization_url = ?, redirect_uri = ?, authorization_started_at = now(),
+       refresh_token = null, revoked_at = null, consent_revoked_at_institution = null, last_sync_error = null,
+       updated_at = now()
+     where id = ? and ${scope.sql}`,
+    [a.consentId, a.consentExpiresAt, a.stateHash, a.secret, a.url, a.redirectUri, id, ...scope.params],
+  );
+}
+
+/**
+ * Takes the callback's state: the connection waiting with it, its state cleared in the same statement so a
+ * second request with the same state (a replay, or a race) finds nothing. Null for an unknown state.
+ */
+export async function takeAuthorizationState(em: EntityManager, stateHash: string): Promise<ConnectionRow | null> {
+  const [row] = await runSql<ConnectionRow>(
+    em,
+    `update connections set state_hash = null
+      where state_hash = ? and status = 'AWAITING_AUTHORISATION'
+      returning *`,
+    [stateHash],
+  );
+  return row ?? null;
+}
+
+/** Gives a taken state back when the exchange failed on the institution's side: the connection is as before. */
+export async function returnAuthorizationState(em: EntityManager, id: string, stateHash: string): Promise<void> {
+  await runSql(
+    em,
+    `update connections set state_hash = ? where id = ? and state_hash is null and status = 'AWAITING_AUTHORISATION'`,
+    [stateHash, id],
+  );
+}
+
+/** The customer authorised: the refresh token is kept (sealed) and the authorization's secrets dropped. */
+export async function activateConnection(em: EntityManager, id: string, refreshToken: string): Promise<void> {
+  await runSql(
+    em,
+    `update connections set status = 'ACTIVE', refresh_token = ?, authorization_secret = null, authorization_url = null,
+       last_sync_error = null, updated_at = now()
+     where id = ?`,
+    [refreshToken, id],
+  );
+}
+
+/** The connection's status changes (FAILED, EXPIRED, REVOKED), with the reason; its secrets are dropped. */
+export async function endConnection(
+  em: EntityManager,
+  id: string,
+  status: 'FAILED' | 'EXPIRED' | 'REVOKED',
+  reason: string | null,
+): Promise<ConnectionRow | null> {
+  const [row] = await runSql<ConnectionRow>(
+    em,
+    `update connections set status = ?, last_sync_error = ?, authorization_secret = null, authorization_url = null,
+       state_hash = null, refresh_token = null,
+       revoked_at = case when ? = 'REVOKED' then coalesce(revoked_at, now()) else revoked_at end, updated_at = now()
+     where id = ? and status <> ? returning *`,
+    [status, reason, status, id, status],
+  );
+  return row ?? null;
+}
+
+/**
+ * Takes the connection's sync lease until `seconds` from now, when it is ACTIVE and no other sync holds it:
+ * the row it answers is this sync's; null when another sync runs (or the connection is not ACTIVE).
+ */
+export async function leaseSync(em: EntityManager, id: string, seconds: number): Promise<ConnectionRow | null> {
+  const [row] = await runSql<ConnectionRow>(
+    em,
+    `update connections set sync_lease_until = now() + make_interval(secs => ?)
+      where id = ? and status = 'ACTIVE' and (sync_lease_until is null or sync_lease_until < now())
+      returning *`,
+    [seconds, id],
+  );
+  return row ?? null;
+}
+
+/** A sync ended: its lease freed, its outcome recorded (and the refresh token sealed again under a new key). */
+export async function finishSync(
+  em: EntityManager,
+  id: string,
+  outcome: { importJobId: string | null; error: string | null; resealedToken: string | null },
+): Promise<void> {
+  await runSql(
+    em,
+    `update connections set sync_lease_until = null, last_sync_error = ?,
+       last_synced_at = case when ? is null then now() else last_synced_at end,
+       last_import_job_id = coalesce(?, last_import_job_id),
+       refresh_token = coalesce(?, refresh_token), updated_at = now()
+     where id = ?`,
+    [outcome.error, outcome.error, outcome.importJobId, outcome.resealedToken, id],
+  );
+}
+
+/** Every ACTIVE connection made here, with its context (the scheduler queues a sync of each). */
+export async function selectSyncableConnections(em: EntityManager) {
+  return runSql<{ id: string; user_id: string; profile_id: string | null }>(
+    em,
+    `select id, user_id, profile_id from connections where status = 'ACTIVE' and institution_id is not null order by id`,
+  );
+}
+
+/** The institution answered the revocation. */
+export async function markConsentRevokedAtInstitution(em: EntityManager, id: string): Promise<void> {
+  await runSql(em, 'update connections set consent_revoked_at_institution = now() where id = ?', [id]);
+}
+
+/** A connection to an aggregator (Pluggy), waiting for the item its front-end widget creates. */
+export async function insertAggregatorConnection(
+  em: EntityManager,
+  ctx: CallerContext,
+  row: { id: string; institution: string; institutionId: string },
+): Promise<void> {
+  await runSql(
+    em,
+    `insert into connections (id, user_id, profile_id, external_id, institution, institution_id, status, authorization_started_at)
+     values (?, ?, ?, ?, ?, ?, 'AWAITING_AUTHORISATION', now())`,
+    [row.id, ctx.userId, ctx.profileId, row.id, row.institution, row.institutionId],
+  );
+}
+
+/** An aggregator connection waits again for an item (renewal). */
+export async function restartItemAuthorization(em: EntityManager, ctx: CallerContext, id: string): Promise<void> {
+  const scope = contextSql(ctx);
+  await runSql(
+    em,
+    `update connections set status = 'AWAITING_AUTHORISATION', consent_id = null, revoked_at = null,
+       consent_revoked_at_institution = null, last_sync_error = null, authorization_started_at = now(), updated_at = now()
+     where id = ? and ${scope.sql}`,
+    [id, ...scope.params],
+  );
+}
+
+/** The aggregator's item becomes the connection's (its `consent_id`), which is ACTIVE from now; false if it was not waiting. */
+export async function activateItem(
+  em: EntityManager,
+  id: string,
+  itemId: string,
+  institution: string,
+): Promise<boolean> {
+  const rows = await runSql(
+    em,
+    `update connections set status = 'ACTIVE', consent_id = ?, institution = ?, last_sync_error = null, updated_at = now()
+     where id = ? and status <> 'ACTIVE' returning id`,
+    [itemId, institution, id],
+  );
+  return rows.length > 0;
+}
+
+/** The connection of an aggregator's item, whatever its context (the webhook is bound by the item alone). */
+export async function selectConnectionByItem(em: EntityManager, institutionId: string, itemId: string) {
+  const [row] = await runSql<ConnectionRow>(
+    em,
+    'select * from connections where institution_id = ? and consent_id = ?',
+    [institutionId, itemId],
+  );
+  return row ?? null;
 }

@@ -14,7 +14,14 @@ import { defineRoute } from '../route.ts';
 export const notificationSchema = Joi.object({
   id: anyUuid().required(),
   kind: Joi.string()
-    .valid('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER', 'WEBHOOK_DISABLED')
+    .valid(
+      'SPENDING_LIMIT_WARNING',
+      'SPENDING_LIMIT_EXCEEDED',
+      'GOAL_REMINDER',
+      'WEBHOOK_DISABLED',
+      'CONNECTION_REVOKED',
+      'CONNECTION_EXPIRED',
+    )
     .required(),
   title: Joi.string().required(),
   message: Joi.string().required(),
@@ -42,7 +49,7 @@ export const notificationRoutes = [
     tag: TAG,
     summary: 'List the notifications of the context, newest first',
     description:
-      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
+      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
     query: Joi.object<NotificationListQuery>({ ...listQuery, unread: Joi.boolean() }),
     responses: {
       200: { description: 'A page of notifications', schema: page(notificationSchema, 'NotificationPage') },

@@ -213,6 +213,10 @@ export const WEBHOOK_EVENT_DOCS: Record<WebhookEventType, string> = {
   'import.completed': '`data`: job_id, connection_id, status COMPLETED and the import `result` counts.',
   'import.failed': '`data`: job_id, connection_id, status FAILED and the `error`.',
   'rule.applied': '`data`: rule_id, job_id and `updated` (transactions recategorized) once a rule ran over history.',
+  'connection.revoked':
+    '`data`: connection_id, institution, status REVOKED and the institution’s `reason` (`CUSTOMER_MANUALLY_REVOKED`, …): the customer revoked the consent at the institution; `POST /v1/open-banking/connections/{id}/renew` authorises it again.',
+  'connection.expired':
+    '`data`: like connection.revoked, status EXPIRED (`CONSENT_EXPIRED`, or the consent’s date passed).',
 };
 
 const ID = '0190a1b2-0000-7000-8000-00000000000a';
@@ -270,6 +274,18 @@ export const WEBHOOK_EVENT_EXAMPLES: Record<WebhookEventType, Record<string, unk
     error: 'Falha ao processar a importação; envie-a novamente',
   },
   'rule.applied': { rule_id: ID, job_id: ID, updated: 12 },
+  'connection.revoked': {
+    connection_id: ID,
+    institution: 'Banco Sandbox',
+    status: 'REVOKED',
+    reason: 'CUSTOMER_MANUALLY_REVOKED',
+  },
+  'connection.expired': {
+    connection_id: ID,
+    institution: 'Banco Sandbox',
+    status: 'EXPIRED',
+    reason: 'CONSENT_EXPIRED',
+  },
 };
 
 /** How a receiver checks a delivery; shown on every event of the OpenAPI `webhooks` section. */

@@ -15,7 +15,12 @@ import { defineRoute } from '../route.ts';
 import { ACCOUNT_TYPES, type AccountType } from './accounts.ts';
 import { jobSchema } from './jobs.ts';
 
-export const CONNECTION_STATUSES = ['ACTIVE', 'REVOKED'] as const;
+/**
+ * A connection waits for the customer at the institution (AWAITING_AUTHORISATION), then syncs (ACTIVE) until
+ * its consent ends: EXPIRED or REVOKED (at the institution, or here); FAILED when the authorization did not
+ * complete. Connections made by JSON imports are ACTIVE or REVOKED.
+ */
+export const CONNECTION_STATUSES = ['AWAITING_AUTHORISATION', 'ACTIVE', 'EXPIRED', 'REVOKED', 'FAILED'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 /** An account of the bank's, keyed by its `external_id`. */
@@ -223,11 +228,35 @@ export const importBody = Joi.object<OpenBankingImport>({
 
 export const connectionSchema = Joi.object({
   id: anyUuid().required(),
-  external_id: Joi.string().required().description("The bank's connection id, as sent in `connection.id`"),
+  external_id: Joi.string()
+    .required()
+    .description("The bank's connection id, as sent in `connection.id` (a connection made here: its own id)"),
   institution: Joi.string().required(),
+  institution_id: Joi.string()
+    .allow(null)
+    .required()
+    .description('The institution of `GET /v1/open-banking/institutions`; null for a connection made by a JSON import'),
   status: Joi.string()
     .valid(...CONNECTION_STATUSES)
     .required(),
+  authorization_url: Joi.string()
+    .allow(null)
+    .required()
+    .description(
+      'While AWAITING_AUTHORISATION: the institution page the customer opens to authorise (valid for minutes)',
+    ),
+  connect_token: Joi.string()
+    .allow(null)
+    .description(
+      'Pluggy only, in the answers that start an authorization: the token the front end opens Pluggy Connect with',
+    ),
+  consent_expires_at: Joi.string().isoDate().allow(null).required(),
+  last_synced_at: Joi.string().isoDate().allow(null).required().description('When the last sync finished'),
+  last_sync_error: Joi.string().allow(null).required().description('Why the last sync failed, in Portuguese'),
+  last_import_job_id: anyUuid()
+    .allow(null)
+    .required()
+    .description('The import job of the last sync (`GET /v1/jobs/{id}`)'),
   revoked_at: Joi.string().isoDate().allow(null).required(),
   ...ownership,
 }).label('Connection');

@@ -74,11 +74,21 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       });
       app.use(docsRouter());
       if (deps.adminRouter) app.use('/admin', deps.adminRouter);
+      // public routes (a bank's redirect of the customer's browser) carry no key: forwarded before authentication
+      for (const route of routes) {
+        if (!route.public || route.service === 'gateway') continue;
+        app[route.method](
+          route.path,
+          requireJson,
+          express.json({ limit: DEFAULT_BODY_LIMIT, strict: false, type: JSON_TYPES, verify: verifyJsonDepth }),
+          proxyTo(upstream[route.service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[route.service]),
+        );
+      }
       app.use(authenticate(orm, config.KEY_PEPPER, deps.keyCache));
       app.use(rateLimitPerKey(redis, config.RATE_LIMIT_WINDOW_MS, config.RATE_LIMIT_MAX, config.QUEUE_PREFIX));
       for (const route of routes) {
         const { service } = route;
-        if (service === 'gateway') continue;
+        if (service === 'gateway' || route.public) continue;
         const forward = idempotent(
           proxyTo(upstream[service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[service]),
         );

@@ -70,6 +70,7 @@ const HEADERS = {
     example: '"100-in-1min"; q=100; w=60',
   },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
+  Location: { description: 'Where the browser goes next', schema: { type: 'string', format: 'uri' } },
   'Idempotent-Replayed': {
     description: 'Present (`true`) when the answer is the replay of an earlier request with the same `Idempotency-Key`',
     schema: { type: 'string', enum: ['true'] },
@@ -141,13 +142,16 @@ function namesAnId(route: AnyRoute, registry: SchemaRegistry): boolean {
 
 function operationOf(route: AnyRoute, registry: SchemaRegistry) {
   const write = route.method !== 'get';
-  // past authentication every answer carries the rate-limit state; a write may be an idempotent replay
-  const passedHeaders = {
-    'X-Request-Id': header('X-Request-Id'),
-    RateLimit: header('RateLimit'),
-    'RateLimit-Policy': header('RateLimit-Policy'),
-    ...(write ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
-  };
+  // past authentication every answer carries the rate-limit state; a write may be an idempotent replay; a
+  // public route (no key) has neither
+  const passedHeaders = route.public
+    ? { 'X-Request-Id': header('X-Request-Id') }
+    : {
+        'X-Request-Id': header('X-Request-Id'),
+        RateLimit: header('RateLimit'),
+        'RateLimit-Policy': header('RateLimit-Policy'),
+        ...(write ? { 'Idempotent-Replayed': header('Idempotent-Replayed') } : {}),
+      };
   const error = (description: string, headers: Record<string, unknown> = passedHeaders) => ({
     description,
     headers,
@@ -185,16 +189,19 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
   responses['400'] ??= error(
     `Invalid input; \`details\` lists each field. A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is refused before it is parsed`,
   );
-  responses['401'] = error('Credenciais de API inválidas', { 'X-Request-Id': header('X-Request-Id') });
-  responses['403'] = error(
-    `Key lacks the \`${scopeFor(route.method)}\` scope${route.business ? ', or the context is not a licensed company' : ''}`,
-  );
+  if (!route.public) {
+    responses['401'] = error('Credenciais de API inválidas', { 'X-Request-Id': header('X-Request-Id') });
+    responses['403'] = error(
+      `Key lacks the \`${scopeFor(route.method)}\` scope${route.business ? ', or the context is not a licensed company' : ''}`,
+    );
+  }
   // another context's id is 404 wherever it comes: path, query or body
   if (route.path.includes(':') || namesAnId(route, registry)) responses['404'] ??= error('Not found in this context');
   if (write) {
-    responses['409'] ??= error(
-      'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
-    );
+    if (!route.public)
+      responses['409'] ??= error(
+        'Idempotency-Key reused with another request, its first request still running, or its committed answer lost',
+      );
     responses['413'] = error(`Body over ${(route.bodyLimit ?? '1mb').replace(/mb$/, ' MiB')}`);
     responses['415'] = error(
       route.file
@@ -202,12 +209,14 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
         : 'Body sent with a content type other than JSON (`application/json` or `+json`)',
     );
   }
-  responses['429'] = error('Rate limit of the key exceeded', {
-    ...passedHeaders,
-    'Retry-After': header('Retry-After'),
-  });
+  if (!route.public) {
+    responses['429'] = error('Rate limit of the key exceeded', {
+      ...passedHeaders,
+      'Retry-After': header('Retry-After'),
+    });
+  }
   responses['500'] = error('Unexpected server error');
-  responses['502'] = error('A service this operation calls answered with an unexpected error');
+  responses['502'] ??= error('A service this operation calls answered with an unexpected error');
   responses['503'] = error(
     'A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`)',
     {
@@ -226,11 +235,13 @@ function operationOf(route: AnyRoute, registry: SchemaRegistry) {
     ]
       .filter(Boolean)
       .join('\n\n'),
-    parameters: write
-      ? [...buildParameters(route, registry), { $ref: '#/components/parameters/IdempotencyKey' }]
-      : buildParameters(route, registry),
+    // Idempotency-Key is per API key: a public route (no key) takes none
+    parameters:
+      write && !route.public
+        ? [...buildParameters(route, registry), { $ref: '#/components/parameters/IdempotencyKey' }]
+        : buildParameters(route, registry),
     responses,
-    'x-scope': scopeFor(route.method),
+    ...(route.public ? { security: [] } : { 'x-scope': scopeFor(route.method) }),
   };
   if (route.file) {
     const file = route.file;

@@ -1,4 +1,4 @@
-import { CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
+import { ANONYMOUS_CONTEXT, CONTEXT_HEADER, signContext } from '@finance/shared/context/signed-context';
 import { AppError } from '@finance/shared/errors/app-error';
 import type { OutageLog } from '@finance/shared/http/dependency-outage';
 import { type Answer, endpointOf, exchange } from '@finance/shared/http/exchange';
@@ -23,7 +23,8 @@ export function proxyTo(baseUrl: string, secret: string, timeoutMs: number, outa
   const { origin, prefix } = endpointOf(baseUrl);
   return async (req: Request, res: Response) => {
     const headers: Record<string, string> = injectTraceHeaders({
-      [CONTEXT_HEADER]: signContext(keyOf(res).context, secret),
+      // a public route (no key) goes with the anonymous context
+      [CONTEXT_HEADER]: signContext(res.locals.key ? keyOf(res).context : ANONYMOUS_CONTEXT, secret),
       'x-request-id': String(req.id),
     });
     if (res.locals.idempotencyKey) headers[IDEMPOTENCY_HEADER] = res.locals.idempotencyKey;

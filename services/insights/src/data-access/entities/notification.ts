@@ -6,6 +6,8 @@ export const NOTIFICATION_KINDS = [
   'SPENDING_LIMIT_EXCEEDED',
   'GOAL_REMINDER',
   'WEBHOOK_DISABLED',
+  'CONNECTION_REVOKED',
+  'CONNECTION_EXPIRED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,11 +1,13 @@
 import { isValidTimeZone } from '@finance/shared/clock';
-import type { ContextTimeZoneChanged, DomainEvent } from '@finance/shared/queue/catalogue';
+import type { ConnectionEnded, ContextTimeZoneChanged, DomainEvent } from '@finance/shared/queue/catalogue';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { type EventBatchRun, eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { handleOnce, recordHandled } from '@finance/shared/queue/inbox';
 import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
+import { insertNotifications } from '../../data-access/notification-writes.ts';
+import { connectionNotification } from '../../domain/notifications/connection-notifications.ts';
 
 /** The inbox's consumer name of insights' own effects of ledger events (the spending limits' too). */
 export const CONSUMER = 'insights';
@@ -19,6 +21,18 @@ function timeZoneChange(event: DomainEvent): DomainEvent<ContextTimeZoneChanged>
     throw new UnrecoverableError('malformed context.time_zone_changed event');
   }
   return changed;
+}
+
+function connectionEnded(event: DomainEvent): DomainEvent<ConnectionEnded> {
+  const ended = event as DomainEvent<ConnectionEnded>;
+  if (
+    !ended.context?.user_id ||
+    typeof ended.data?.connection_id !== 'string' ||
+    typeof ended.data.institution !== 'string'
+  ) {
+    throw new UnrecoverableError(`malformed ${String(event.type)} event`);
+  }
+  return ended;
 }
 
 /**
@@ -35,6 +49,14 @@ function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
           case 'account.created':
             quiet.push(event);
             return;
+          case 'connection.revoked':
+          case 'connection.expired': {
+            const notification = connectionNotification(connectionEnded(event));
+            await handleOnce(orm.em.fork(), event, CONSUMER, async (tx) => {
+              await insertNotifications(tx, [notification]);
+            });
+            return;
+          }
           case 'context.time_zone_changed': {
             const { context, data } = timeZoneChange(event);
             await handleOnce(orm.em.fork(), event, CONSUMER, (tx) =>

@@ -30,6 +30,7 @@ import { RecategorizationLanes } from './0019-recategorization-lanes.ts';
 import { ContextKey } from './0021-context-key.ts';
 import { RecurrenceDueDates } from './0022-recurrence-due-dates.ts';
 import { ImportPipeline } from './0024-import-pipeline.ts';
+import { OpenFinanceConnections } from './0025-open-finance-connections.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -61,5 +62,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0022-recurrence-due-dates', class: RecurrenceDueDates },
   { name: '0023-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
   { name: '0024-import-pipeline', class: ImportPipeline },
+  { name: '0025-open-finance-connections', class: OpenFinanceConnections },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -1,19 +1,131 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordConsentRevocation } from '../../data-access/consent-revocations.ts';
-import type { ConnectionRow } from './connections.ts';
+import type { Institution, InvestmentFamily } from './institutions.ts';
 
-/** The bank side of open banking: the one place a real aggregator integration plugs in. */
+/** The bank side of open banking: one adapter per provider implements it (Open Finance Brasil first). */
 export interface BankConnector {
-  /** Revokes the connection's consent at the bank; must be safe to call twice for one connection. */
-  revokeConsent(em: EntityManager, connection: ConnectionRow): Promise<void>;
+  /** Creates the data-sharing consent (client_credentials, `POST /consents`). */
+  createConsent(institution: Institution, input: { cpf: string; expiresAt: string }): Promise<CreatedConsent>;
+  /** A pushed authorization request for the consent; what the callback needs to finish it is returned, to be kept secret. */
+  startAuthorization(
+    institution: Institution,
+    input: { consentId: string; redirectUri: string },
+  ): Promise<StartedAuthorization>;
+  /** Exchanges the authorization response the customer's browser brought back; returns the refresh token. */
+  completeAuthorization(institution: Institution, input: CompleteAuthorization): Promise<{ refreshToken: string }>;
+  /** The consent as the institution reports it now. */
+  consentStatus(institution: Institution, consentId: string): Promise<ConsentState>;
+  /** Everything the consent shares, read with a token from the refresh token. */
+  fetchSnapshot(institution: Institution, input: SnapshotRequest): Promise<BankSnapshot>;
+  /** Revokes the consent at the institution (`DELETE /consents/{consentId}`); an already rejected one is done. */
+  revokeConsent(institution: Institution, consentId: string): Promise<void>;
+}
+
+export interface CreatedConsent {
+  consentId: string;
+  expiresAt: string | null;
+}
+
+export interface StartedAuthorization {
+  url: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export interface CompleteAuthorization {
+  /** The callback URL as the browser requested it (query included). */
+  callbackUrl: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export interface ConsentState {
+  status: 'AWAITING_AUTHORISATION' | 'AUTHORISED' | 'REJECTED';
+  rejectionCode: string | null;
+  expiresAt: string | null;
+}
+
+export interface SnapshotRequest {
+  consentId: string;
+  refreshToken: string;
+  /** First day of the transactions to read (12 months back on the first sync). */
+  from: string;
+  /** Today at the institution (UTC day). */
+  to: string;
+}
+
+type Money = { amount: string; currency: string };
+
+/** The documents' records the mapping reads, as the institution sent them (only the fields used). */
+export interface BankAccountTransaction {
+  transactionId: string;
+  completedAuthorisedPaymentType: 'TRANSACAO_EFETIVADA' | 'LANCAMENTO_FUTURO' | 'TRANSACAO_PROCESSANDO';
+  creditDebitType: 'CREDITO' | 'DEBITO';
+  transactionName: string;
+  type: string;
+  transactionAmount: Money;
+  transactionDateTime: string;
+  partieCnpjCpf?: string;
+  partiePersonType?: string;
+}
+
+export interface BankCardTransaction {
+  transactionId: string;
+  transactionName: string;
+  billId?: string;
+  creditDebitType: 'CREDITO' | 'DEBITO';
+  transactionType: string;
+  paymentType?: string;
+  chargeIdentificator?: number;
+  chargeNumber?: number;
+  brazilianAmount: Money;
+  amount: Money;
+  transactionDateTime: string;
+  billPostDate: string;
+  payeeMCC?: number;
+}
+
+export interface BankSnapshot {
+  accounts: Array<{
+    accountId: string;
+    type: string;
+    compeCode: string;
+    number: string;
+    brandName: string;
+    balance: Money;
+    transactions: BankAccountTransaction[];
+  }>;
+  cards: Array<{
+    creditCardAccountId: string;
+    name: string;
+    brandName: string;
+    limit: Money | null;
+    bills: Array<{ billId: string; dueDate: string; transactions: BankCardTransaction[] }>;
+    /** Card transactions not in any bill yet (the open period). */
+    open: BankCardTransaction[];
+  }>;
+  investments: Array<{
+    family: InvestmentFamily;
+    investmentId: string;
+    name: string;
+    kind: string;
+    brandName: string;
+    grossAmount: Money;
+  }>;
 }
 
 /**
- * Default connector while no aggregator is configured: it records the revocation (one row per connection)
- * so operators can replay it at the bank; it claims nothing else.
+ * A call to the institution failed: `timeout` (no answer in time), `invalid` (an answer the documents do not
+ * allow), `unavailable` (429 or 5xx still after the retries), `refused` (a 4xx, or a grant it no longer honours).
  */
-export const recordingBankConnector: BankConnector = {
-  async revokeConsent(em, connection) {
-    await recordConsentRevocation(em, connection);
-  },
-};
+export type BankErrorKind = 'timeout' | 'invalid' | 'unavailable' | 'refused';
+export class BankError extends Error {
+  readonly kind: BankErrorKind;
+  readonly status: number | null;
+  constructor(kind: BankErrorKind, message: string, status: number | null = null) {
+    super(message);
+    this.name = 'BankError';
+    this.kind = kind;
+    this.status = status;
+  }
+}

@@ -8,6 +8,7 @@ import {
   insertOrRefreshConnection,
   selectConnectionByExternalId,
   selectConnectionsPage,
+  selectSyncableConnections,
 } from '../../data-access/connection-repository.ts';
 
 export type { ConnectionRow };
@@ -16,7 +17,13 @@ export const connectionView = (row: ConnectionRow) => ({
   id: row.id,
   external_id: row.external_id,
   institution: row.institution,
+  institution_id: row.institution_id,
   status: row.status,
+  authorization_url: row.status === 'AWAITING_AUTHORISATION' ? row.authorization_url : null,
+  consent_expires_at: iso(row.consent_expires_at),
+  last_synced_at: iso(row.last_synced_at),
+  last_sync_error: row.last_sync_error,
+  last_import_job_id: row.last_import_job_id,
   revoked_at: iso(row.revoked_at),
   profile_id: row.profile_id,
   user_id: row.user_id,
@@ -51,4 +58,10 @@ export async function listConnections(em: EntityManager, ctx: CallerContext, que
     status: query.status,
   });
   return toPage(rows, query.limit, connectionView);
+}
+
+/** Every ACTIVE connection made with an institution, with its context (what the scheduler syncs). */
+export async function listSyncableConnections(em: EntityManager) {
+  const rows = await selectSyncableConnections(em);
+  return rows.map((row) => ({ id: row.id, context: { user_id: row.user_id, profile_id: row.profile_id } }));
 }

@@ -4,10 +4,12 @@ import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   countLiveAccountsOfConnection,
+  endConnection,
   lockConnection,
-  markConnectionRevoked,
+  markConsentRevokedAtInstitution,
+  selectConnection,
 } from '../../data-access/connection-repository.ts';
-import type { BankConnector } from './bank-connector.ts';
+import { type OpenFinance, PLUGGY } from './open-finance.ts';
 
 const liveAccounts = countLiveAccountsOfConnection;
 
@@ -22,27 +24,43 @@ export async function requestConsentRevocationIfLast(
 ): Promise<void> {
   if (!connectionId) return;
   if ((await liveAccounts(em, ctx, connectionId)) > 0) return;
-  recordEvent(em, 'connection.consent_revoke_requested', contextRef(ctx), { connection_id: connectionId });
+  recordEvent(em, 'connection.consent_revoke_requested', contextRef(ctx), {
+    connection_id: connectionId,
+    reason: 'last-account',
+  });
 }
 
 /**
- * The revocation job: asks the bank through the connector and marks the connection REVOKED, in one
- * transaction under the connection's row lock. Running twice changes nothing; a connection that got a
- * live account again meanwhile keeps its consent.
+ * The revocation job: revokes the consent at the institution (`DELETE /consents/{consentId}`; a failure throws
+ * and the job tries again until the institution answers), then marks the connection REVOKED. Running twice
+ * changes nothing; after the last account's deletion, a connection that got a live account again keeps its
+ * consent. A connection made by a JSON import has no consent here: it is only marked REVOKED.
  */
 export async function revokeConsent(
   em: EntityManager,
   ctx: CallerContext,
   connectionId: string,
-  connector: BankConnector,
+  openFinance: OpenFinance,
+  reason: 'last-account' | 'deleted' = 'last-account',
 ): Promise<'revoked' | 'already-revoked' | 'in-use' | 'unknown'> {
+  const connection = await selectConnection(em, ctx, connectionId);
+  if (!connection) return 'unknown';
+  if (connection.consent_revoked_at_institution) return 'already-revoked';
+  if (connection.status === 'REVOKED' && !connection.consent_id) return 'already-revoked';
+  if (reason === 'last-account' && (await liveAccounts(em, ctx, connectionId)) > 0) return 'in-use';
+  const institution = openFinance.institutions().find((candidate) => candidate.id === connection.institution_id);
+  const pluggyItem = connection.institution_id === PLUGGY && openFinance.pluggy ? connection.consent_id : null;
+  // a Pluggy item is deleted at Pluggy; an Open Finance consent revoked at its institution
+  if (pluggyItem) await openFinance.pluggy?.deleteItem(pluggyItem);
+  else if (institution && connection.consent_id) {
+    await openFinance.connector.revokeConsent(institution, connection.consent_id);
+  }
   return em.transactional(async (tx) => {
-    const connection = await lockConnection(tx, ctx, connectionId);
-    if (!connection) return 'unknown';
-    if (connection.status === 'REVOKED') return 'already-revoked';
-    if ((await liveAccounts(tx, ctx, connectionId)) > 0) return 'in-use';
-    await connector.revokeConsent(tx, connection);
-    await markConnectionRevoked(tx, connectionId);
+    const locked = await lockConnection(tx, ctx, connectionId);
+    if (!locked) return 'unknown';
+    if (reason === 'last-account' && (await liveAccounts(tx, ctx, connectionId)) > 0) return 'in-use';
+    await endConnection(tx, connectionId, 'REVOKED', null);
+    if ((institution || pluggyItem) && connection.consent_id) await markConsentRevokedAtInstitution(tx, connectionId);
     return 'revoked';
   });
 }

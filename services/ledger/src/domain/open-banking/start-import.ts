@@ -20,42 +20,51 @@ export const REVOKED_MESSAGE =
 export const IMPORT_JOB = 'open-banking.import';
 
 /**
- * POST /v1/open-banking/imports: stores the payload with a waiting IMPORT job and queues it (`queueImport`); a
- * connection whose consent was revoked is 409.
+ * The one way into the import pipeline: stores the payload with a waiting job of `kind` and queues it through the
+ * outbox in the caller's transaction (job id = background job id), so a Redis outage only delays it. A connection
+ * whose consent was revoked takes no import (409).
  */
-export async function startImport(
+export async function enqueueImport(
+  tx: EntityManager,
+  ctx: CallerContext,
+  stored: { kind: string; payload: unknown; connectionId?: string },
+): Promise<string> {
+  if (stored.connectionId !== undefined) {
+    const connection = await findConnectionByExternalId(tx, ctx, stored.connectionId);
+    if (connection?.status === 'REVOKED') throw conflict(REVOKED_MESSAGE);
+  }
+  const jobId = await createBackgroundJob(tx, ctx, stored.kind);
+  await insertImportPayload(tx, jobId, ctx, stored.payload);
+  const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
+  recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
+  return jobId;
+}
+
+/** POST /v1/open-banking/imports: the JSON payload through `queueImport`. */
+export function startImport(
   em: EntityManager,
   ctx: CallerContext,
   payload: OpenBankingImport,
   relaySoon: () => void,
   waitMs = IMPORT_ANSWER_WAIT_MS,
 ): Promise<Reply> {
-  return queueImport(em, ctx, { kind: IMPORT_KIND, payload }, relaySoon, waitMs, async (tx) => {
-    const connection = await findConnectionByExternalId(tx, ctx, payload.connection.id);
-    if (connection?.status === 'REVOKED') throw conflict(REVOKED_MESSAGE);
-  });
+  return queueImport(em, ctx, { kind: IMPORT_KIND, payload, connectionId: payload.connection.id }, relaySoon, waitMs);
 }
 
 /**
- * Any import (a connection's payload, a statement file's entries): stores the payload with a waiting job of
- * `kind` and queues it through the outbox (job id = background job id) in one transaction, after `check`, so a
- * Redis outage only delays it; wakes the outbox relay (`relaySoon`) once committed; answers the finished job (200)
- * when it ends within 5 s, else 202.
+ * An import a request waits for (the JSON payload, a statement file's entries): queued in its own transaction
+ * (`enqueueImport`); wakes the outbox relay (`relaySoon`) once committed; answers the finished job (200) when it
+ * ends within 5 s, else 202.
  */
 export async function queueImport(
   em: EntityManager,
   ctx: CallerContext,
-  stored: { kind: string; payload: unknown },
+  stored: { kind: string; payload: unknown; connectionId?: string },
   relaySoon: () => void,
   waitMs = IMPORT_ANSWER_WAIT_MS,
-  check: (tx: EntityManager) => Promise<void> = async () => {},
 ): Promise<Reply> {
   const id = await em.transactional(async (tx) => {
-    await check(tx);
-    const jobId = await createBackgroundJob(tx, ctx, stored.kind);
-    await insertImportPayload(tx, jobId, ctx, stored.payload);
-    const job: ImportJob = { background_job_id: jobId, context: contextRef(ctx) };
-    recordJob(tx, QUEUES.imports, IMPORT_JOB, { ...job }, jobId);
+    const jobId = await enqueueImport(tx, ctx, stored);
     // the answer waits for the job after the commit: a retry whose first attempt died rebuilds it from the job
     keepRecoveryPoint({ job_id: jobId });
     return jobId;

@@ -3,16 +3,16 @@ import { QUEUES } from '@finance/shared/queue/catalogue';
 import { eventBatchProcessor } from '@finance/shared/queue/event-batches';
 import { UnrecoverableError } from 'bullmq';
 import type { LedgerRuntime } from '../../config.ts';
-import { type BankConnector, recordingBankConnector } from '../../domain/open-banking/bank-connector.ts';
 import { revokeConsent } from '../../domain/open-banking/revoke-consent.ts';
+import { openFinanceFor } from '../../open-finance.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Revokes the consent of connections whose last account was deleted (event relayed from the outbox). */
-export function startConsentRevocationWorker(
-  runtime: LedgerRuntime,
-  connector: BankConnector = recordingBankConnector,
-) {
+/**
+ * Revokes at the institution the consent of connections whose last account was deleted, or that the client
+ * deleted (event relayed from the outbox); a failed call throws and the job is retried (QUEUE_JOB_OPTIONS).
+ */
+export function startConsentRevocationWorker(runtime: LedgerRuntime) {
   return runtime.startWorker(
     QUEUES.consentRevocation,
     eventBatchProcessor(1, () => ({
@@ -20,13 +20,15 @@ export function startConsentRevocationWorker(
         if (event?.type !== 'connection.consent_revoke_requested') {
           throw new UnrecoverableError(`no handler for event ${String(event?.type)}`);
         }
-        const connectionId = (event.data as { connection_id?: unknown })?.connection_id;
+        const data = event.data as { connection_id?: unknown; reason?: unknown };
+        const connectionId = data?.connection_id;
+        const reason = data?.reason === 'deleted' ? 'deleted' : 'last-account';
         const context = event.context;
         if (typeof connectionId !== 'string' || !UUID.test(connectionId) || !context?.user_id) {
           throw new UnrecoverableError('Pedido de revogação inválido');
         }
         const ctx = contextOfRef(context);
-        const outcome = await revokeConsent(runtime.orm.em.fork(), ctx, connectionId, connector);
+        const outcome = await revokeConsent(runtime.orm.em.fork(), ctx, connectionId, openFinanceFor(runtime), reason);
         if (outcome === 'unknown') throw new UnrecoverableError('Conexão não encontrada para revogação');
       },
     })),

@@ -1,0 +1,52 @@
+import express, { type Router } from 'express';
+import type { Sandbox } from './server.ts';
+
+/**
+ * What a test (or a person with curl) does to the institution from outside: see its consents, have the customer
+ * revoke one or the institution expire it, make the next calls fail, effect the pending entries. A sandbox only.
+ */
+export function adminRoutes(sandbox: () => Sandbox): Router {
+  const router = express.Router();
+  router.use(express.json({ limit: '16kb' }));
+  router.get('/consents', (_req, res) => {
+    res.json(
+      sandbox()
+        .consents.all()
+        .map(({ grantId: _grant, ...consent }) => consent),
+    );
+  });
+  const act = (action: (consentId: string) => Promise<void>) => async (req: express.Request, res: express.Response) => {
+    try {
+      await action(String(req.params.consentId));
+      res.status(204).end();
+    } catch (err) {
+      res.status(404).json({ message: (err as Error).message });
+    }
+  };
+  router.post(
+    '/consents/:consentId/revoke',
+    act((id) => sandbox().revokeAtInstitution(id)),
+  );
+  router.post(
+    '/consents/:consentId/expire',
+    act((id) => sandbox().expire(id)),
+  );
+  router.post('/faults', (req, res) => {
+    const { status, times = 1, path, delay_ms: delayMs, body } = req.body ?? {};
+    if (!Number.isInteger(status) || status < 200 || status > 599 || !Number.isInteger(times) || times < 1) {
+      res.status(400).json({ message: 'status (200–599) e times (≥ 1) inteiros' });
+      return;
+    }
+    sandbox().faults.push({ status, times, path, delayMs, body });
+    res.status(204).end();
+  });
+  router.delete('/faults', (_req, res) => {
+    sandbox().faults.length = 0;
+    res.status(204).end();
+  });
+  router.post('/settle', (_req, res) => {
+    sandbox().settlePending();
+    res.status(204).end();
+  });
+  return router;
+}

@@ -1,0 +1,118 @@
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { PluggyWebhookBody } from '@finance/shared/contracts/ledger/open-banking-connections';
+import { newId } from '@finance/shared/db/base-entity';
+import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { Reply } from '@finance/shared/http/service-routes';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  activateItem,
+  insertAggregatorConnection,
+  restartItemAuthorization,
+  selectConnectionByItem,
+} from '../../data-access/connection-repository.ts';
+import type { AggregatorConnector } from './aggregator.ts';
+import { connectionView } from './connections.ts';
+import { findConnection } from './manage-connections.ts';
+import { bankFailure, type OpenFinance, PLUGGY } from './open-finance.ts';
+import { endAtInstitution, queueSync } from './sync-connection.ts';
+
+const pluggyOf = (openFinance: OpenFinance): AggregatorConnector => {
+  if (!openFinance.pluggy) throw notFound('Instituição não encontrada');
+  return openFinance.pluggy;
+};
+
+async function connectToken(openFinance: OpenFinance, connectionId: string): Promise<string> {
+  try {
+    return await pluggyOf(openFinance).connectToken({
+      clientUserId: connectionId,
+      webhookUrl: openFinance.pluggyWebhookUrl,
+    });
+  } catch (err) {
+    return bankFailure(err);
+  }
+}
+
+/** POST /v1/open-banking/connections to Pluggy: a Connect token for the front end; the item comes later. */
+export async function createPluggyConnection(em: EntityManager, openFinance: OpenFinance, ctx: CallerContext) {
+  const id = newId();
+  const token = await connectToken(openFinance, id);
+  await em.transactional(async (tx) => {
+    await insertAggregatorConnection(tx, ctx, { id, institution: 'Pluggy', institutionId: PLUGGY });
+  });
+  return { ...connectionView(await findConnection(em, ctx, id)), connect_token: token };
+}
+
+/** Renewal of a Pluggy connection: a new Connect token, the connection waiting for an item again. */
+export async function renewPluggyConnection(
+  em: EntityManager,
+  openFinance: OpenFinance,
+  ctx: CallerContext,
+  id: string,
+) {
+  const token = await connectToken(openFinance, id);
+  await em.transactional(async (tx) => {
+    await restartItemAuthorization(tx, ctx, id);
+  });
+  return { ...connectionView(await findConnection(em, ctx, id)), connect_token: token };
+}
+
+/**
+ * POST /v1/open-banking/connections/{id}/item: the item is read back from Pluggy and must name this connection
+ * (`clientUserId`, set by the Connect token); then ACTIVE and the first sync queued. Anything else changes nothing.
+ */
+export async function attachItem(
+  em: EntityManager,
+  openFinance: OpenFinance,
+  ctx: CallerContext,
+  id: string,
+  itemId: string,
+  relaySoon: () => void,
+) {
+  const connection = await findConnection(em, ctx, id);
+  if (connection.institution_id !== PLUGGY) throw conflict('Esta conexão não é da Pluggy');
+  if (connection.status === 'ACTIVE') throw conflict('A conexão já está ativa');
+  let item: Awaited<ReturnType<AggregatorConnector['item']>>;
+  try {
+    item = await pluggyOf(openFinance).item(itemId);
+  } catch (err) {
+    return bankFailure(err);
+  }
+  if (!item || item.clientUserId !== connection.id) throw notFound('Item não encontrado para esta conexão');
+  await em.transactional(async (tx) => {
+    if (!(await activateItem(tx, connection.id, item.id, item.connectorName)))
+      throw conflict('A conexão já está ativa');
+    queueSync(tx, ctx, connection.id);
+  });
+  relaySoon();
+  return connectionView(await findConnection(em, ctx, id));
+}
+
+/**
+ * Pluggy's webhook (public): the item named is read back from Pluggy, so a forged payload cannot act on a
+ * connection; an item that is gone revokes it, any other event of a live item queues its sync.
+ */
+export async function receivePluggyWebhook(
+  em: EntityManager,
+  openFinance: OpenFinance,
+  body: PluggyWebhookBody,
+  relaySoon: () => void,
+): Promise<Reply> {
+  const received = new Reply(202, { received: true });
+  if (!openFinance.pluggy || !body.itemId) return received;
+  const connection = await selectConnectionByItem(em, PLUGGY, body.itemId);
+  if (connection?.status !== 'ACTIVE') return received;
+  const ctx = { userId: connection.user_id, profileId: connection.profile_id, business: false, keyId: null };
+  // Pluggy unreachable now: the scheduled sync will see the item anyway
+  const item = await openFinance.pluggy.item(body.itemId).catch(() => undefined);
+  if (item === undefined) return received;
+  if (item === null) {
+    await endAtInstitution(em, ctx, connection, 'REVOKED', 'ITEM_DELETED');
+    return received;
+  }
+  if (item.clientUserId !== connection.id) return received;
+  await em.transactional(async (tx) => {
+    queueSync(tx, ctx, connection.id);
+  });
+  relaySoon();
+  return received;
+}

@@ -1,0 +1,110 @@
+import { todayIn } from '@finance/shared/clock';
+import type { ImportedTransaction, OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
+import type { AggregatorSnapshot } from './aggregator.ts';
+import { decimalToCents } from './decimal-cents.ts';
+import { UnmappableRecord } from './open-finance-mapping.ts';
+
+/**
+ * Pluggy's amounts are JSON numbers in reais: their shortest decimal text (what `String` gives, never past 2
+ * places for money the API reports) becomes cents on the digits, as for Open Finance's strings.
+ */
+export function reaisToCents(amount: number, what: string): number {
+  const text = Number.isFinite(amount) ? String(Math.abs(amount)) : '';
+  const cents = /e/i.test(text) ? null : decimalToCents(text);
+  if (cents === null) throw new UnmappableRecord(`valor inválido em ${what}: ${String(amount).slice(0, 40)}`);
+  return amount < 0 ? -cents : cents;
+}
+
+const CNPJ = /^\d{14}$/;
+
+/**
+ * A Pluggy item's sync as the import payload (the same rules as Open Finance, docs/open-banking.md): cents on
+ * the digits, `type` DEBIT/CREDIT as the direction (and a card's positive amount as a purchase), the booking day
+ * in the context's time zone, the merchant's CNPJ, PENDING entries, installments as one series, purchases abroad
+ * at their amount in reais with the original kept, card entries with their bill, the day's balance of positions.
+ */
+export function mapPluggySnapshot(
+  snapshot: AggregatorSnapshot,
+  input: { connectionId: string; timeZone: string; today: string },
+): OpenBankingImport {
+  const bank = snapshot.accounts.filter((account) => account.type === 'BANK');
+  const cardAccount = bank[0]?.id;
+  const transactions: ImportedTransaction[] = [];
+  for (const account of snapshot.accounts) {
+    const isCard = account.type === 'CREDIT';
+    if (isCard && !cardAccount) continue;
+    const dueDates = new Map(account.bills.map((bill) => [bill.id, bill.dueDate.toISOString().slice(0, 10)]));
+    for (const tx of account.transactions) {
+      const signed = reaisToCents(tx.amountInAccountCurrency ?? tx.amount, `transação ${tx.id}`);
+      if (signed === 0) continue;
+      const cnpj = tx.merchantCnpj?.replace(/\D/g, '') ?? '';
+      const mapped: ImportedTransaction = {
+        external_id: tx.id,
+        ...(isCard ? { credit_card_external_id: account.id } : { account_external_id: account.id }),
+        amount: Math.abs(signed),
+        date: todayIn(input.timeZone, tx.date),
+        // a card's purchase is a positive DEBIT; an account's debit is negative
+        is_expense: tx.type === 'DEBIT',
+        title: (tx.description.trim() || 'Transação').slice(0, 255),
+        merchant_name: tx.merchantName?.slice(0, 255) ?? null,
+        merchant_cnpj: CNPJ.test(cnpj) ? cnpj : null,
+        operation_type: tx.operationType?.slice(0, 64) ?? null,
+        status: tx.status === 'PENDING' ? 'PENDING' : 'BOOKED',
+      };
+      if (tx.installment && tx.installment.total > 1) {
+        mapped.installment = {
+          series_key:
+            `${account.id}:${tx.description.trim().toLowerCase()}:${Math.abs(signed)}:${tx.installment.total}`.slice(
+              0,
+              200,
+            ),
+          number: tx.installment.number,
+          total: tx.installment.total,
+        };
+      }
+      if (tx.currencyCode !== 'BRL' && tx.amountInAccountCurrency !== null) {
+        mapped.original_amount = String(Math.abs(tx.amount));
+        mapped.original_currency = tx.currencyCode;
+      }
+      const due = tx.billId ? dueDates.get(tx.billId) : undefined;
+      if (due) mapped.bill_due_date = due;
+      transactions.push(mapped);
+    }
+  }
+  return {
+    connection: { id: input.connectionId, institution: snapshot.institution },
+    accounts: bank.map((account) => ({
+      external_id: account.id,
+      name: `${snapshot.institution} ${account.number}`.slice(0, 100),
+      type: 'PERSONAL_BANK' as const,
+      subtype: account.subtype,
+      balance: reaisToCents(account.balance, `saldo da conta ${account.id}`),
+      logo: null,
+    })),
+    credit_cards: snapshot.accounts
+      .filter((account) => account.type === 'CREDIT' && cardAccount)
+      .map((account) => {
+        const latest = account.bills
+          .map((bill) => bill.dueDate.toISOString().slice(0, 10))
+          .sort()
+          .at(-1);
+        return {
+          external_id: account.id,
+          name: account.name.slice(0, 100),
+          account_external_id: cardAccount as string,
+          closing_day: null,
+          due_day: latest ? Number(latest.slice(8, 10)) : 10,
+          limit: account.creditLimit === null ? 0 : reaisToCents(account.creditLimit, `limite de ${account.id}`),
+        };
+      }),
+    transactions,
+    investments: snapshot.investments.map((position) => ({
+      investment_id: position.id,
+      name: position.name.slice(0, 255),
+      bank_name: snapshot.institution.slice(0, 255),
+      type: position.type.slice(0, 64),
+      subtype: (position.subtype ?? position.type).slice(0, 64),
+      snapshots: [{ date: input.today, balance_cents: reaisToCents(position.balance, `saldo de ${position.id}`) }],
+    })),
+  };
+}

@@ -1,0 +1,201 @@
+import { addDays, todayUtc } from '@finance/shared/calendar';
+import { now, todayIn } from '@finance/shared/clock';
+import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
+import { newId } from '@finance/shared/db/base-entity';
+import { contextKey, contextRef } from '@finance/shared/db/context-scope';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { recordEvent, recordJob } from '@finance/shared/queue/outbox';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ConnectionRow, endConnection, finishSync, leaseSync } from '../../data-access/connection-repository.ts';
+import { IMPORT_KIND } from '../jobs/background-jobs.ts';
+import { contextTimeZone } from '../preferences/personal-config.ts';
+import { BankError } from './bank-connector.ts';
+import { parseStoredPayload } from './import-payload.ts';
+import { type OpenFinance, PLUGGY } from './open-finance.ts';
+import { mapSnapshot } from './open-finance-mapping.ts';
+import { mapPluggySnapshot } from './pluggy-mapping.ts';
+import { enqueueImport } from './start-import.ts';
+
+export const SYNC_JOB = 'open-banking.sync';
+/** The first sync reads 12 months back; later ones from a little before the last (entries booked late). */
+const HISTORY_DAYS = 365;
+const OVERLAP_DAYS = 2;
+
+/** Queues a sync of the connection through the outbox, in the caller's transaction. */
+export function queueSync(tx: EntityManager, ctx: CallerContext, connectionId: string): void {
+  recordJob(tx, QUEUES.openBankingSync, SYNC_JOB, { connection_id: connectionId, context: contextRef(ctx) }, newId());
+}
+
+/** The consent's end as the connection's status: expired by date or reason, else revoked. */
+const endedAs = (code: string | null): 'EXPIRED' | 'REVOKED' =>
+  code === 'CONSENT_EXPIRED' || code === 'CONSENT_MAX_DATE_REACHED' ? 'EXPIRED' : 'REVOKED';
+
+/**
+ * The consent ended at the institution: the connection becomes EXPIRED or REVOKED with the institution's
+ * reason, and `connection.expired|revoked` leaves with the commit (insights notifies and sends the webhooks).
+ */
+export async function endAtInstitution(
+  em: EntityManager,
+  ctx: CallerContext,
+  connection: ConnectionRow,
+  status: 'EXPIRED' | 'REVOKED',
+  reason: string | null,
+): Promise<void> {
+  const reasonText =
+    status === 'EXPIRED' ? 'O consentimento expirou na instituição' : 'O consentimento foi revogado na instituição';
+  await em.transactional(async (tx) => {
+    // the sync's lease ends with it
+    await finishSync(tx, connection.id, { importJobId: null, error: reasonText, resealedToken: null });
+    const ended = await endConnection(tx, connection.id, status, reasonText);
+    if (!ended) return;
+    recordEvent(tx, status === 'EXPIRED' ? 'connection.expired' : 'connection.revoked', contextRef(ctx), {
+      connection_id: connection.id,
+      institution: connection.institution,
+      status,
+      reason,
+    });
+  });
+}
+
+export type SyncOutcome = 'synced' | 'busy' | 'ended' | 'failed';
+
+/** The sync's payload into the import pipeline (the JSON import's path), its lease freed in the same commit. */
+async function handOver(
+  em: EntityManager,
+  ctx: CallerContext,
+  connection: ConnectionRow,
+  payload: OpenBankingImport,
+  resealedToken: string | null,
+): Promise<void> {
+  await em.transactional(async (tx) => {
+    const importJobId = await enqueueImport(tx, ctx, {
+      kind: IMPORT_KIND,
+      payload,
+      connectionId: payload.connection.id,
+    });
+    await finishSync(tx, connection.id, { importJobId, error: null, resealedToken });
+  });
+}
+
+/** A Pluggy item's sync: an item Pluggy no longer has ends the connection; else the same hand-over. */
+async function syncPluggyItem(
+  em: EntityManager,
+  openFinance: OpenFinance,
+  ctx: CallerContext,
+  connection: ConnectionRow,
+  relaySoon: () => void,
+): Promise<SyncOutcome> {
+  const pluggy = openFinance.pluggy;
+  if (!pluggy || !connection.consent_id) throw new BankError('refused', 'Pluggy não configurada');
+  const item = await pluggy.item(connection.consent_id);
+  if (!item || item.clientUserId !== connection.id) {
+    await endAtInstitution(em, ctx, connection, 'REVOKED', 'ITEM_DELETED');
+    return 'ended';
+  }
+  const today = todayUtc(now());
+  const earliest = addDays(today, -HISTORY_DAYS);
+  const since = connection.last_synced_at
+    ? addDays(todayUtc(new Date(connection.last_synced_at)), -OVERLAP_DAYS)
+    : earliest;
+  const snapshot = await pluggy.fetchSnapshot(connection.consent_id, [since, earliest].sort()[1]);
+  const timeZone = await contextTimeZone(em, ctx);
+  const payload = parseStoredPayload(
+    mapPluggySnapshot(snapshot, { connectionId: connection.external_id, timeZone, today: todayIn(timeZone) }),
+  );
+  await handOver(em, ctx, connection, payload, null);
+  relaySoon();
+  return 'synced';
+}
+
+/** A failure of this sync in Portuguese for `last_sync_error` (the institution's answer is never shown). */
+function syncError(err: unknown): string {
+  if (err instanceof BankError) {
+    if (err.kind === 'timeout') return 'A instituição não respondeu a tempo; a sincronização será tentada de novo';
+    if (err.kind === 'unavailable') return 'A instituição está indisponível; a sincronização será tentada de novo';
+    if (err.kind === 'refused') return 'A instituição recusou o acesso aos dados';
+    return 'A instituição respondeu fora do padrão Open Finance';
+  }
+  return (err as Error).name === 'ImportRejected' || (err as Error).name === 'UnmappableRecord'
+    ? `Dados da instituição recusados: ${(err as Error).message}`.slice(0, 500)
+    : 'Falha inesperada na sincronização; será tentada de novo';
+}
+
+/**
+ * One sync (docs/open-banking.md): under the connection's lease (a second sync meanwhile does nothing), the
+ * consent is checked at the institution (rejected or expired ends the connection), everything it shares is read
+ * (12 months on the first sync, then from shortly before the last one), mapped and handed to the import pipeline
+ * as an import job, exactly like a JSON import. Transient failures (timeouts, 429 and 5xx after their retries)
+ * throw, for the job to try again later; the others are recorded on the connection.
+ */
+export async function syncConnection(
+  em: EntityManager,
+  openFinance: OpenFinance,
+  ctx: CallerContext,
+  connectionId: string,
+  relaySoon: () => void,
+): Promise<SyncOutcome> {
+  const connection = await leaseSync(em, connectionId, openFinance.syncLeaseSeconds);
+  if (!connection) return 'busy';
+  if ((connection.profile_id ?? connection.user_id) !== contextKey(ctx)) {
+    await finishSync(em, connectionId, { importJobId: null, error: null, resealedToken: null });
+    return 'busy';
+  }
+  const fail = async (err: unknown) => {
+    await finishSync(em, connection.id, { importJobId: null, error: syncError(err), resealedToken: null });
+  };
+  try {
+    if (connection.institution_id === PLUGGY) return await syncPluggyItem(em, openFinance, ctx, connection, relaySoon);
+    const institution = openFinance.institutions().find((candidate) => candidate.id === connection.institution_id);
+    if (!institution || !connection.consent_id || !connection.refresh_token) {
+      await fail(new BankError('refused', 'instituição não configurada'));
+      return 'failed';
+    }
+    // raw rows carry timestamps as text
+    if (connection.consent_expires_at && new Date(connection.consent_expires_at).getTime() <= now().getTime()) {
+      await endAtInstitution(em, ctx, connection, 'EXPIRED', null);
+      return 'ended';
+    }
+    const consent = await openFinance.connector.consentStatus(institution, connection.consent_id);
+    if (consent.status === 'REJECTED') {
+      await endAtInstitution(em, ctx, connection, endedAs(consent.rejectionCode), consent.rejectionCode);
+      return 'ended';
+    }
+    const refreshToken = openFinance.secrets.open(connection.refresh_token);
+    const today = todayUtc(now());
+    const earliest = addDays(today, -HISTORY_DAYS);
+    const since = connection.last_synced_at
+      ? addDays(todayUtc(new Date(connection.last_synced_at)), -OVERLAP_DAYS)
+      : earliest;
+    const snapshot = await openFinance.connector.fetchSnapshot(institution, {
+      consentId: connection.consent_id,
+      refreshToken,
+      // never before the 12 months the documents serve
+      from: [since, earliest].sort()[1],
+      to: today,
+    });
+    const timeZone = await contextTimeZone(em, ctx);
+    // the payload goes through the public schema of the JSON import: one rule for what an import may hold
+    const payload = parseStoredPayload(
+      mapSnapshot(snapshot, {
+        connectionId: connection.external_id,
+        institution: connection.institution,
+        timeZone,
+        today: todayIn(timeZone),
+      }),
+    );
+    const stale = openFinance.secrets.isStale(connection.refresh_token);
+    await handOver(em, ctx, connection, payload, stale ? openFinance.secrets.seal(refreshToken) : null);
+    relaySoon();
+    return 'synced';
+  } catch (err) {
+    await fail(err);
+    // the institution's silence, its outages and our own unexpected failures are tried again by the job
+    const definitive =
+      (err instanceof BankError && (err.kind === 'refused' || err.kind === 'invalid')) ||
+      (err as Error).name === 'ImportRejected' ||
+      (err as Error).name === 'UnmappableRecord';
+    if (!definitive) throw err;
+    return 'failed';
+  }
+}
