@@ -12,6 +12,7 @@ import {
   type ReadRoute,
   readRoutes,
 } from '../support/read-routes.ts';
+import { BRUNO_CPF, connectSandbox, syncedImport } from '../support/sandbox-bank.ts';
 import { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -129,9 +130,11 @@ describe('one context key: a context reads only its own rows, through an index',
       async () => (await api.get(`/v1/webhooks/${webhook.id}/deliveries`)).body.data[0]?.id,
     );
     await api.put('/v2/personal-config', { include_transfers: true });
+    const connection = await connectSandbox(stack.url, api, { cpf: BRUNO_CPF });
+    await syncedImport(api, connection.id);
     const month = startOfMonth(today);
     const dates: ReadDates = { start: addDays(today, -364), today, monthStart: month, monthEnd: endOfMonth(month) };
-    const all = { ...ids, webhook: webhook.id, delivery };
+    const all = { ...ids, webhook: webhook.id, delivery, connection: connection.id };
     return { ids: all, routes: readRoutes(all, dates, company) };
   }
 
@@ -210,6 +213,7 @@ describe('one context key: a context reads only its own rows, through an index',
     stack = await TestStack.start({
       databaseSettings: { enable_seqscan: 'off' },
       serviceEnv: { insights: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } },
+      sandbox: true,
     });
     const person = await stack.tenant();
     const company = await stack.companyClient(person.userId);
@@ -236,12 +240,12 @@ describe('one context key: a context reads only its own rows, through an index',
     const today = todayIn();
     const alone = await readsDuring(async () => {
       await readEveryRoute();
-      await writeEveryRoute(writers[0].api, writers[0].ids, today);
+      await writeEveryRoute(writers[0].api, writers[0].ids, today, stack.url);
     });
     await cloneEachContext();
     const crowded = await readsDuring(async () => {
       await readEveryRoute();
-      const calls = await writeEveryRoute(writers[1].api, writers[1].ids, today);
+      const calls = await writeEveryRoute(writers[1].api, writers[1].ids, today, stack.url);
       expect(calls.filter((call) => call.status >= 500)).toEqual([]);
     });
 

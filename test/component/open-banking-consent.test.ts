@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { QUEUES } from '@finance/shared/queue/catalogue';
+import { EVENT_BATCH_JOB, QUEUES } from '@finance/shared/queue/catalogue';
 import { revokeConsent } from '../../services/ledger/src/domain/open-banking/revoke-consent.ts';
 import { openFinanceFor } from '../../services/ledger/src/open-finance.ts';
 import type { ApiClient } from '../support/api-client.ts';
@@ -87,12 +87,16 @@ describe('consent revocation: deleting the last account of a connection', () => 
     const event = await stack
       .service('ledger')
       .runtime.queues.get(QUEUES.consentRevocation)
-      .add('connection.consent_revoke_requested', {
-        event_id: '01900000-0000-7000-8000-000000000001',
-        type: 'connection.consent_revoke_requested',
-        occurred_at: new Date().toISOString(),
-        context: { user_id: tenant.userId, profile_id: null },
-        data: { connection_id: connectionId },
+      .add(EVENT_BATCH_JOB, {
+        events: [
+          {
+            event_id: '01900000-0000-7000-8000-000000000001',
+            type: 'connection.consent_revoke_requested',
+            occurred_at: new Date().toISOString(),
+            context: { user_id: tenant.userId, profile_id: null },
+            data: { connection_id: connectionId },
+          },
+        ],
       });
     await waitFor(() => event.isCompleted());
     expect(await event.isCompleted()).toBe(true);

@@ -17,6 +17,8 @@ export interface ReadIds {
   goal: string;
   job: string;
   webhook?: string;
+  /** A connection to an institution (Banco Sandbox). */
+  connection?: string;
   contact?: string;
   costCenter?: string;
 }
@@ -41,7 +43,8 @@ const nameOf = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
 
 /**
  * Every GET route of the route table as a context calls it, with its own records in the path and a query that
- * reads what it holds (reports over the year, lists over a month). Business routes only for a company context.
+ * reads what it holds (reports over the year, lists over a month). Business routes only for a company context;
+ * public ones (an institution's callback) are not a context's reads: `writeEveryRoute` drives them.
  * Throws naming a GET route this table does not know, so a new read route joins what reads are measured on.
  */
 export function readRoutes(ids: ReadIds, dates: ReadDates, company: boolean): ReadRoute[] {
@@ -86,8 +89,10 @@ export function readRoutes(ids: ReadIds, dates: ReadDates, company: boolean): Re
     'GET /v1/jobs/:id': `/v1/jobs/${ids.job}`,
     'GET /v1/open-banking/connections': '/v1/open-banking/connections',
     'GET /v1/reconciliation/suggestions': '/v1/reconciliation/suggestions',
+    'GET /v1/open-banking/institutions': '/v1/open-banking/institutions',
+    'GET /v1/open-banking/connections/:id': ids.connection && `/v1/open-banking/connections/${ids.connection}`,
   };
-  const reads = publicRoutes.filter((route) => route.method === 'get' && (company || !route.business));
+  const reads = publicRoutes.filter((route) => route.method === 'get' && !route.public && (company || !route.business));
   const unknown = reads.map(nameOf).filter((name) => !(name in paths));
   if (unknown.length) throw new Error(`readRoutes: no path for ${unknown.join(', ')}`);
   return reads.flatMap((route) => {

@@ -3,6 +3,7 @@ import { addDays, type CalendarDate } from '@finance/shared/calendar';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import type { ApiClient } from './api-client.ts';
 import type { ReadIds } from './read-routes.ts';
+import { BRUNO_CPF, connectSandbox } from './sandbox-bank.ts';
 
 type Route = (typeof publicRoutes)[number];
 const nameOf = (route: Route) => `${route.method.toUpperCase()} ${route.path}`;
@@ -23,6 +24,7 @@ export async function writeEveryRoute(
   api: ApiClient,
   ids: ReadIds & { webhook: string; delivery: string },
   today: CalendarDate,
+  gatewayUrl: string,
 ): Promise<WriteCall[]> {
   const calls: WriteCall[] = [];
   const send = async (route: string, path: string, body?: unknown) => {
@@ -164,7 +166,25 @@ export async function writeEveryRoute(
     transaction_id: payable.id,
   });
   await send('POST /v1/transactions/:id/unreconcile', `/v1/transactions/${forecast.id}/unreconcile`);
+  // a connection to Banco Sandbox (its one-account customer), authorised through the public callback, synced again
+  const connection = await connectSandbox(gatewayUrl, api, { cpf: BRUNO_CPF });
+  calls.push(
+    { route: 'POST /v1/open-banking/connections', status: 201 },
+    { route: 'GET /v1/open-banking/callback', status: 200 },
+  );
+  await send('POST /v1/open-banking/connections/:id/sync', `/v1/open-banking/connections/${connection.id}/sync`);
+  await send('POST /v1/open-banking/connections/:id/renew', `/v1/open-banking/connections/${connection.id}/renew`, {});
+  await send('POST /v1/open-banking/connections/:id/item', `/v1/open-banking/connections/${connection.id}/item`, {
+    item_id: 'item-desconhecido',
+  });
+  const pluggyHook = await fetch(`${gatewayUrl}/v1/open-banking/pluggy/webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ event: 'item/updated', itemId: randomUUID() }),
+  });
+  calls.push({ route: 'POST /v1/open-banking/pluggy/webhook', status: pluggyHook.status });
   // the deletions, last
+  await send('DELETE /v1/open-banking/connections/:id', `/v1/open-banking/connections/${connection.id}`);
   await send('DELETE /v1/transactions/:id', `/v1/transactions/${copy.id}`);
   await send('DELETE /v1/credit-cards/:id', `/v1/credit-cards/${card.id}`);
   await send('DELETE /v1/accounts/:id', `/v1/accounts/${account.id}`);
