@@ -1,4 +1,5 @@
 import { addDays, addMonthsClamped, type CalendarDate, startOfMonth, todayUtc } from '@finance/shared/calendar';
+import { cardWithPurchase, userIn as userInZone } from '../../../test/support/context-day.ts';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
 import { waitFor } from '../../../test/support/wait-for.ts';
 import { ledgerFor } from '../src/ledger-client.ts';
@@ -182,5 +183,34 @@ describe('billing: closing-day changes leave closed bills and earlier months alo
       old.id,
     ]);
     expect(row.bill_id).toBe(old.bill_id);
+  });
+
+  describe('closing-day history on the context day', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+
+    it('when the closing day has come in UTC but not in the context, then a THIS change still moves that bill, and once local midnight passes it is 409', async () => {
+      const paulista = await userIn(null);
+      // March 2026 bill: closing 7, due 14
+      const cardId = await cardWithPurchase(paulista.api, paulista.account, 7, 14, '2026-03-02');
+      const billId = (await paulista.api.get(`/v2/bills/show-by-card/${cardId}?date=2026-03-01`)).body.bill.id;
+      // 2026-03-07 00:30 UTC: closed by the UTC date, still open in São Paulo
+      stack.setNow('2026-03-06T21:30:00-03:00');
+      const open = await paulista.api.patch(`/v2/bills/closing-date/by-card/${cardId}`, {
+        closing_day: 8,
+        bill_id: billId,
+        edition_type: 'THIS',
+      });
+      expect(open.status).toBe(200);
+      expect(String(open.body.bill.closing_date).slice(0, 10)).toBe('2026-03-08');
+      stack.setNow('2026-03-08T00:30:00-03:00');
+      const closed = await paulista.api.patch(`/v2/bills/closing-date/by-card/${cardId}`, {
+        closing_day: 9,
+        bill_id: billId,
+        edition_type: 'THIS',
+      });
+      expect(closed.status).toBe(409);
+      expect(closed.body.message).toBe('Fatura já fechada: suas datas e lançamentos não mudam');
+    });
   });
 });

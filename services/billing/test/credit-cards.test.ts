@@ -24,6 +24,27 @@ describe('billing: credit cards CRUD through the gateway', () => {
     ...extra,
   });
 
+  // before any card is created: it checks that the refused one left none
+  describe('messages in Portuguese', () => {
+    it('when a card logo is not an http(s) URL, then 400 with a Portuguese message (was joi English)', async () => {
+      const response = await tenant.api.post('/v1/credit-cards', {
+        name: 'Cartão',
+        account_id: accountId,
+        closing_date: 3,
+        expiring_date: 10,
+        logo: 'ftp://example.com/logo.png',
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'Dados inválidos',
+        details: [{ field: 'logo', message: 'logo deve ser uma URL válida com esquema http|https' }],
+      });
+      expect(await stack.sql('select id from billing.credit_cards')).toEqual([]);
+    });
+  });
+
   it('when a card is created, then 201 with every field and days returned as strings', async () => {
     const response = await tenant.api.post('/v1/credit-cards', card({ logo: 'https://example.com/nu.png' }));
     expect(response.status).toBe(201);
@@ -155,5 +176,56 @@ describe('billing: credit cards CRUD through the gateway', () => {
     expect((await owner.api.get(`/v1/credit-cards/${created.id}`)).body.account_id).toBe(only);
     await owner.api.delete(`/v1/credit-cards/${created.id}`);
     expect((await owner.api.delete(`/v1/accounts/${only}`)).status).toBe(200);
+  });
+
+  describe('money that left the bank stays gone', () => {
+    const balanceOf = async (api: Tenant['api'], id: string) => (await api.get(`/v1/accounts/${id}`)).body.balance;
+
+    it('when a card whose bill was paid is deleted, then the payment stays in the checking account as a plain expense', async () => {
+      const person = await stack.tenant();
+      const checking = (await person.api.post('/v1/accounts', { name: 'Corrente', logo: '341', balance: 100_000 })).body
+        .id;
+      const card = await person.api.post('/v1/credit-cards', {
+        name: 'Cartão',
+        account_id: checking,
+        closing_date: 3,
+        expiring_date: 10,
+        limit: 500_000,
+      });
+      expect(card.status).toBe(201);
+      const bought = await person.api.post('/v1/transactions', {
+        credit_card_id: card.body.id,
+        amount: 4_000,
+        date: '2026-03-05',
+        is_expense: true,
+        title: 'Mercado',
+      });
+      expect(bought.status).toBe(201);
+      const [{ bill_id }] = await stack.sql<{ bill_id: string }>(
+        'select bill_id from ledger.transactions where id = $1',
+        [bought.body.id],
+      );
+      const paid = await person.api.post(`/v2/bills/${bill_id}/pay`, { account_id: checking, amount: 4_000 });
+      expect(paid.status).toBe(200);
+      expect(await balanceOf(person.api, checking)).toBe(96_000);
+
+      expect((await person.api.delete(`/v1/credit-cards/${card.body.id}`)).status).toBe(200);
+      expect(await balanceOf(person.api, checking)).toBe(96_000);
+      const payment = await person.api.get(`/v1/transactions/${paid.body.payment.id}`);
+      expect(payment.status).toBe(200);
+      expect(payment.body).toMatchObject({
+        account_id: checking,
+        amount: 4_000,
+        is_expense: true,
+        paid: true,
+        is_bill_payment: false,
+        bill_id: null,
+      });
+      const purchase = await stack.sql<{ deleted: boolean }>(
+        'select deleted_at is not null as deleted from ledger.transactions where id = $1',
+        [bought.body.id],
+      );
+      expect(purchase).toEqual([{ deleted: true }]);
+    });
   });
 });

@@ -1,6 +1,9 @@
 import { todayUtc } from '@finance/shared/calendar';
+import { QUEUES } from '@finance/shared/queue/catalogue';
 import fc from 'fast-check';
+import { cardWithPurchase, userIn as userInZone } from '../../../test/support/context-day.ts';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
+import { waitFor } from '../../../test/support/wait-for.ts';
 import { PAYMENT_IN_PROGRESS } from '../src/domain/bills/pay-bill.ts';
 import { rollOverBills } from '../src/domain/bills/roll-over-bills.ts';
 import { ledgerFor } from '../src/ledger-client.ts';
@@ -310,5 +313,80 @@ describe('billing: paying a bill once, carrying every remainder, what a card hol
       }),
       { numRuns: 8 },
     );
+  });
+
+  describe('the rollover on the context day', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+
+    /** Runs the billing rollover as its scheduler does (no date: each context's today) and waits for it. */
+    async function rollOver() {
+      const runtime = stack.service('billing').runtime;
+      const job = await runtime.queues.get(QUEUES.billRollover).add('bill-rollover', {});
+      const done = await waitFor(async () => {
+        const current = await runtime.queues.get(QUEUES.billRollover).getJob(job.id as string);
+        return current?.finishedOn ? current : undefined;
+      });
+      expect(done.failedReason).toBeUndefined();
+    }
+    const carried = (cardId: string) =>
+      stack.sql('select 1 from ledger.transactions where credit_card_id = $1 and is_previous_balance', [cardId]);
+
+    it('when a bill due on a Saturday is unpaid, then the rollover carries it only after the next business day, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      // March 2026: closing 7, due Saturday 14; payable until Monday 16
+      const inSaoPaulo = await cardWithPurchase(paulista.api, paulista.account, 7, 14, '2026-03-02');
+      const inManaus = await cardWithPurchase(manauara.api, manauara.account, 7, 14, '2026-03-02');
+      stack.setNow('2026-03-16T23:30:00-03:00');
+      await rollOver();
+      expect(await carried(inSaoPaulo)).toHaveLength(0);
+      stack.setNow('2026-03-17T00:30:00-03:00');
+      await rollOver();
+      expect(await carried(inSaoPaulo)).toHaveLength(1);
+      expect(await carried(inManaus)).toHaveLength(0);
+      stack.setNow('2026-03-17T01:30:00-03:00');
+      await rollOver();
+      expect(await carried(inManaus)).toHaveLength(1);
+      expect(await carried(inSaoPaulo)).toHaveLength(1);
+    });
+
+    it('when the hourly job passes a closing day and a Saturday due date, then bill.closed and bill.overdue are recorded by each context day and the next business day, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      // March 2026: closing Saturday 7, due Saturday 14; payable until Monday 16
+      const inSaoPaulo = await cardWithPurchase(paulista.api, paulista.account, 7, 14, '2026-03-02');
+      const inManaus = await cardWithPurchase(manauara.api, manauara.account, 7, 14, '2026-03-02');
+      const announced = async (cardId: string) =>
+        (
+          await stack.sql(
+            `select type from billing.outbox_events where payload->'data'->>'credit_card_id' = $1 order by type`,
+            [cardId],
+          )
+        ).map((row) => row.type);
+      // UTC is already on the 7th, São Paulo is not
+      stack.setNow('2026-03-06T23:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual([]);
+      stack.setNow('2026-03-07T00:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed']);
+      expect(await announced(inManaus)).toEqual([]);
+      stack.setNow('2026-03-07T01:30:00-03:00');
+      await rollOver();
+      expect(await announced(inManaus)).toEqual(['bill.closed']);
+      // the due date is a Saturday: nothing is overdue through Monday
+      stack.setNow('2026-03-16T23:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed']);
+      stack.setNow('2026-03-17T00:30:00-03:00');
+      await rollOver();
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed', 'bill.overdue']);
+      expect(await announced(inManaus)).toEqual(['bill.closed']);
+      stack.setNow('2026-03-17T01:30:00-03:00');
+      await rollOver();
+      expect(await announced(inManaus)).toEqual(['bill.closed', 'bill.overdue']);
+      expect(await announced(inSaoPaulo)).toEqual(['bill.closed', 'bill.overdue']);
+    });
   });
 });

@@ -1,3 +1,5 @@
+import { QUEUES, type QueueName } from '@finance/shared/queue/catalogue';
+import { runInsightsJob, userIn as userInZone } from '../../../test/support/context-day.ts';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
 import { waitFor } from '../../../test/support/wait-for.ts';
 
@@ -295,5 +297,94 @@ describe('insights: goals, goal values, reminders and notifications through the 
     }
     const [row] = await stack.sql('select read_at from insights.notifications where id = $1', [all[1].id]);
     expect(row.read_at).toBeNull();
+  });
+
+  describe('goal progress', () => {
+    it('when a goal has deposits and a withdrawal, then every read shows saved and progress_percent', async () => {
+      const goal = (await tenant.api.post('/v2/goals', { title: 'Reserva', amount: 300_000, deadline: '2027-12-31' }))
+        .body;
+      expect(goal).toMatchObject({ saved: 0, progress_percent: 0 });
+      for (const [value, isExpense] of [
+        [100_000, false],
+        [5_000, false],
+        [4_000, true],
+      ] as const) {
+        const added = await tenant.api.post(`/v2/goals/${goal.id}/values`, {
+          date: '2026-03-01',
+          value,
+          is_expense: isExpense,
+        });
+        expect(added.status).toBe(201);
+      }
+      const expected = { saved: 101_000, progress_percent: 33.66 };
+      expect((await tenant.api.get(`/v2/goals/${goal.id}`)).body.goal).toMatchObject(expected);
+      const listed = (await tenant.api.get('/v2/goals')).body.data.find((g: { id: string }) => g.id === goal.id);
+      expect(listed).toMatchObject(expected);
+      const updated = await tenant.api.put(`/v2/goals/${goal.id}`, { amount: 101_000 });
+      expect(updated.body).toMatchObject({ saved: 101_000, progress_percent: 100 });
+      const deleted = await tenant.api.delete(`/v2/goals/${goal.id}`);
+      expect(deleted.body).toMatchObject({ saved: 101_000, progress_percent: 100 });
+    });
+  });
+
+  describe('the context time zone', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+    const runJob = (queue: QueueName, name: string) => runInsightsJob(stack, queue, name);
+    const kindsOf = async (api: Tenant['api']) =>
+      (await api.get('/v1/notifications')).body.data.map((n: { kind: string }) => n.kind).sort();
+
+    it('when the reminder job runs around local midnight of the reminder day, then it notifies only from that midnight, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      for (const user of [paulista, manauara]) {
+        const goal = await user.api.post('/v2/goals', {
+          title: 'Viagem',
+          amount: 100_000,
+          deadline: '2027-12-31',
+          reminder: { amount: 5_000, start_date: '2026-01-18' },
+        });
+        expect(goal.status).toBe(201);
+      }
+      stack.setNow('2026-03-17T23:30:00-03:00');
+      await runJob(QUEUES.goalReminders, 'goal-reminders');
+      expect(await kindsOf(paulista.api)).toEqual([]);
+      stack.setNow('2026-03-18T00:30:00-03:00');
+      await runJob(QUEUES.goalReminders, 'goal-reminders');
+      expect(await kindsOf(paulista.api)).toEqual(['GOAL_REMINDER']);
+      expect(await kindsOf(manauara.api)).toEqual([]);
+      stack.setNow('2026-03-18T01:30:00-03:00');
+      await runJob(QUEUES.goalReminders, 'goal-reminders');
+      expect(await kindsOf(manauara.api)).toEqual(['GOAL_REMINDER']);
+      expect(await kindsOf(paulista.api)).toEqual(['GOAL_REMINDER']);
+    });
+  });
+
+  describe('ISO 8601 date inputs', () => {
+    it('when a goal value date, a limit start_date and a goal deadline come as ISO 8601, then they are taken with the day as written', async () => {
+      const goal = await tenant.api.post('/v2/goals', {
+        title: 'Viagem',
+        amount: 500_000,
+        deadline: '2026-12-31T23:30:00-03:00',
+      });
+      expect(goal.status).toBe(201);
+      expect(goal.body.deadline).toMatch(/^2026-12-31/);
+      const value = await tenant.api.post(`/v2/goals/${goal.body.id}/values`, {
+        date: '2026-03-10T23:30:00-03:00',
+        value: 1_000,
+      });
+      expect(value.status).toBe(201);
+      expect(JSON.stringify(value.body)).toContain('2026-03-10');
+      const limit = await tenant.api.post('/v1/spending-limits', {
+        amount: 50_000,
+        category_id: FOOD,
+        start_date: '2026-03-01T00:00:00.000Z',
+      });
+      expect(limit.status).toBe(201);
+      expect(limit.body.start_date).toMatch(/^2026-03-01/);
+      const bad = await tenant.api.post(`/v2/goals/${goal.body.id}/values`, { date: '2026-02-30T10:00:00Z', value: 1 });
+      expect(bad.status).toBe(400);
+      expect(bad.body.details).toEqual([{ field: 'date', message: 'date não é uma data válida' }]);
+    });
   });
 });

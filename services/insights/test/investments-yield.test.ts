@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type InvestmentsImported, QUEUES } from '@finance/shared/queue/catalogue';
 import type { Job } from 'bullmq';
+import { userIn as userInZone } from '../../../test/support/context-day.ts';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
 import { waitFor } from '../../../test/support/wait-for.ts';
 
@@ -501,5 +502,28 @@ describe('insights: investment snapshots from the import queue and GET /v1/inves
       'select position_id, date, yield_cents, previous_date, balance_cents from insights.investment_daily_yields order by 1, 2',
     );
     expect(rows).toEqual(expected);
+  });
+
+  describe('the context time zone', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+
+    it('when the clock passes local midnight, then the yield report default date turns, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      const readyDate = async (api: Tenant['api']) => {
+        const response = await api.get('/v1/investments/yield');
+        expect(response.status).toBe(200);
+        // without snapshots the report is ready the day after its reference date (default: today)
+        return response.body.estimated_ready_date;
+      };
+      stack.setNow('2026-03-17T23:30:00-03:00');
+      expect(await readyDate(paulista.api)).toBe('2026-03-18');
+      stack.setNow('2026-03-18T00:30:00-03:00');
+      expect(await readyDate(paulista.api)).toBe('2026-03-19');
+      expect(await readyDate(manauara.api)).toBe('2026-03-18');
+      stack.setNow('2026-03-18T01:30:00-03:00');
+      expect(await readyDate(manauara.api)).toBe('2026-03-19');
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { todayIn } from '@finance/shared/clock';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
 
 const FOOD = 'c0000000-0000-4000-8000-000000000001';
@@ -481,6 +482,44 @@ describe('insights: subcategory, summary and DRE reports through the gateway', (
       expect((await tenant.api.get(`/v2/business/dre?${PERIOD}`)).status).toBe(403);
       const inactive = await stack.companyClient(tenant.userId, 'inactive');
       expect((await inactive.api.get(`/v2/business/dre?${PERIOD}`)).status).toBe(403);
+    });
+  });
+
+  describe('currencies', () => {
+    it('when entries are in USD and BRL, then the balance, summary, subcategory report and limit window count the BRL ones only', async () => {
+      const person = await stack.tenant();
+      // the context's today (São Paulo): from 21:00 there the UTC date is tomorrow's, outside the limit's window
+      const today = todayIn();
+      const wallet = (await person.api.post('/v1/accounts', { name: 'Conta', logo: '341', balance: 50_000 })).body.id;
+      const limit = await person.api.post('/v1/spending-limits', { amount: 100_000, category_id: FOOD });
+      expect(limit.status).toBe(201);
+      for (const [amount, currency] of [
+        [10_000, 'USD'],
+        [2_000, 'BRL'],
+        [3_000, 'EUR'],
+      ] as const) {
+        const tx = await person.api.post('/v1/transactions', {
+          account_id: wallet,
+          amount,
+          currency,
+          date: today,
+          is_expense: true,
+          paid: true,
+          title: `Compra ${currency}`,
+          category_id: FOOD,
+        });
+        expect(tx.status).toBe(201);
+      }
+      const listed = await person.api.get(`/v1/transactions?account_id=${wallet}`);
+      expect(listed.body.data.map((t: { currency: string }) => t.currency).sort()).toEqual(['BRL', 'EUR', 'USD']);
+      expect((await person.api.get(`/v1/accounts/${wallet}`)).body.balance).toBe(48_000);
+      const period = `start_date=${today}&end_date=${today}`;
+      const summary = await person.api.get(`/v1/reports/summary?${period}`);
+      expect(summary.body).toMatchObject({ total_balance: 48_000, expenses: 2_000, income: 0 });
+      const report = await person.api.get(`/v1/reports/subcategory-details?${period}`);
+      expect(report.body.expenses_subcategories.map((item: { value: number }) => item.value)).toEqual([2_000]);
+      const window = (await person.api.get(`/v1/spending-limits/${limit.body.id}`)).body.current_window;
+      expect(window.spent).toBe(2_000);
     });
   });
 });

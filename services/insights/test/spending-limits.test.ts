@@ -4,8 +4,9 @@ import { todayIn } from '@finance/shared/clock';
 import { internalRoutes } from '@finance/shared/contracts/internal/index';
 import { ledgerForInsightsRoutes } from '@finance/shared/contracts/internal/ledger-for-insights';
 import { lookupIn, pathOf } from '@finance/shared/contracts/route';
-import { EVENT_BATCH_JOB, QUEUES } from '@finance/shared/queue/catalogue';
+import { EVENT_BATCH_JOB, QUEUES, type QueueName } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../../../test/support/api-client.ts';
+import { runInsightsJob, userIn as userInZone } from '../../../test/support/context-day.ts';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
 import { waitFor } from '../../../test/support/wait-for.ts';
 
@@ -379,5 +380,110 @@ describe('insights: spending limits through the gateway', () => {
     const failed = await waitFor(async () => (await job.isFailed()) && (await queue.getJob(job.id as string)), 20_000);
     expect(failed?.attemptsMade).toBe(1);
     expect(failed?.failedReason).toBe('no handler for event transaction.changed');
+  });
+
+  describe('the context time zone', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+
+    it('when the clock passes local midnight at a month end, then the limit window turns, an hour later in Manaus', async () => {
+      const paulista = await userIn(null);
+      const manauara = await userIn('America/Manaus');
+      const windowOf = async (api: Tenant['api']) => {
+        const created = await api.post('/v1/spending-limits', {
+          amount: 10_000,
+          category_id: FOOD,
+          start_date: '2026-01-01',
+        });
+        expect(created.status).toBe(201);
+        return async () => (await api.get(`/v1/spending-limits/${created.body.id}`)).body.current_window;
+      };
+      const inSaoPaulo = await windowOf(paulista.api);
+      const inManaus = await windowOf(manauara.api);
+      stack.setNow('2026-03-31T23:30:00-03:00');
+      expect(await inSaoPaulo()).toMatchObject({ from: '2026-03-01', to: '2026-03-31' });
+      stack.setNow('2026-04-01T00:30:00-03:00');
+      expect(await inSaoPaulo()).toMatchObject({ from: '2026-04-01', to: '2026-04-30' });
+      expect(await inManaus()).toMatchObject({ from: '2026-03-01', to: '2026-03-31' });
+      stack.setNow('2026-04-01T01:30:00-03:00');
+      expect(await inManaus()).toMatchObject({ from: '2026-04-01', to: '2026-04-30' });
+      // a limit created without start_date starts on the first day of the context's month
+      stack.setNow('2026-04-01T00:30:00-03:00');
+      const defaulted = await manauara.api.post('/v1/spending-limits', { amount: 10_000, category_id: FOOD });
+      expect(defaulted.body.start_date).toBe('2026-03-01');
+    });
+  });
+
+  describe('limits warn about months that happened', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+    const runJob = (queue: QueueName, name: string) => runInsightsJob(stack, queue, name);
+
+    it('when a RECURRENT R$ 9,00 expense meets a R$ 10,00 limit, then one warning now and the next on the day of its next occurrence', async () => {
+      const user = await userIn(null);
+      stack.setNow('2026-11-24T12:00:00-03:00');
+      const limit = await user.api.post('/v1/spending-limits', { amount: 1_000, category_id: FOOD });
+      expect(limit.status).toBe(201);
+      const created = await user.api.post('/v1/transactions', {
+        title: 'Mercado',
+        amount: 900,
+        is_expense: true,
+        date: '2026-11-10',
+        account_id: user.account,
+        category_id: FOOD,
+        type: 'RECURRENT',
+        frequency: 'MONTHLY',
+      });
+      expect(created.status).toBe(201);
+      const occurrences = await stack.sql('select 1 from ledger.transactions where connected_transaction_id = $1', [
+        created.body.id,
+      ]);
+      expect(occurrences).toHaveLength(13);
+      // wait until insights has applied the creation event
+      const [event] = await stack.sql<{ id: string }>(
+        "select id from ledger.outbox_events where type = 'transaction.changed' and payload->'data'->'transactions'->0->>'id' = $1",
+        [created.body.id],
+      );
+      await waitFor(async () => {
+        const rows = await stack.sql('select 1 from insights.processed_events where event_id = $1', [event.id]);
+        return rows.length === 1;
+      });
+      const notes = await stack.sql<{ kind: string; window_from: string }>(
+        "select kind, data->>'window_from' as window_from from insights.notifications where user_id = $1",
+        [user.userId],
+      );
+      expect(notes).toEqual([{ kind: 'SPENDING_LIMIT_WARNING', window_from: '2026-11-01' }]);
+
+      // an entry later this month is no spending yet
+      await user.api.post('/v1/transactions', {
+        title: 'Feira',
+        amount: 200,
+        is_expense: true,
+        date: '2026-11-28',
+        account_id: user.account,
+        category_id: FOOD,
+      });
+      const window = async () => (await user.api.get(`/v1/spending-limits/${limit.body.id}`)).body.current_window;
+      expect(await window()).toMatchObject({ from: '2026-11-01', spent: 900, status: 'WARNING' });
+      stack.setNow('2026-11-28T00:30:00-03:00');
+      expect(await window()).toMatchObject({ spent: 1_100, status: 'EXCEEDED' });
+
+      // the daily job warns about December once its entry's day (the 10th) has come in the context's day
+      stack.setNow('2026-12-09T23:30:00-03:00');
+      await runJob(QUEUES.limitWindows, 'limit-windows');
+      const december = () =>
+        stack.sql<{ kind: string }>(
+          "select kind from insights.notifications where user_id = $1 and data->>'window_from' = '2026-12-01'",
+          [user.userId],
+        );
+      expect(await december()).toEqual([]);
+      expect(await window()).toMatchObject({ from: '2026-12-01', to: '2026-12-31', spent: 0, status: 'OK' });
+      stack.setNow('2026-12-10T00:30:00-03:00');
+      await runJob(QUEUES.limitWindows, 'limit-windows');
+      expect(await december()).toEqual([{ kind: 'SPENDING_LIMIT_WARNING' }]);
+      await runJob(QUEUES.limitWindows, 'limit-windows');
+      expect(await december()).toHaveLength(1);
+      expect(await window()).toMatchObject({ from: '2026-12-01', to: '2026-12-31', spent: 900 });
+    });
   });
 });

@@ -183,4 +183,42 @@ describe('accounts through the gateway', () => {
     for (const code of ['001', '237', '260'])
       expect(response.body.map((b: { code: string }) => b.code)).toContain(code);
   });
+
+  describe('money that left the bank stays gone', () => {
+    const balanceOf = async (api: Tenant['api'], id: string) => (await api.get(`/v1/accounts/${id}`)).body.balance;
+
+    it('when an account is deleted, then the other leg of its transfer stays in the surviving account as a plain entry', async () => {
+      const person = await stack.tenant();
+      const savings = (await person.api.post('/v1/accounts', { name: 'Poupança', logo: '341', balance: 10_000 })).body
+        .id;
+      const checking = (await person.api.post('/v1/accounts', { name: 'Corrente', logo: '341', balance: 50_000 })).body
+        .id;
+      const transfer = await person.api.post('/v1/transactions/create-transfer', {
+        amount: 7_000,
+        date: '2026-03-10',
+        paid: true,
+        sent_account_id: savings,
+        received_account_id: checking,
+        title: 'Resgate',
+      });
+      expect(transfer.status).toBe(201);
+      expect(await balanceOf(person.api, checking)).toBe(57_000);
+
+      expect((await person.api.delete(`/v1/accounts/${savings}`)).status).toBe(200);
+      expect(await balanceOf(person.api, checking)).toBe(57_000);
+      const legs = await stack.sql<{ account_id: string; deleted: boolean; type: string; linked: boolean }>(
+        `select account_id, deleted_at is not null as deleted, type, connected_transaction_id is not null as linked
+         from ledger.transactions where user_id = $1 order by account_id = $2`,
+        [person.userId, checking],
+      );
+      expect(legs).toEqual([
+        { account_id: savings, deleted: true, type: 'TRANSFER', linked: true },
+        { account_id: checking, deleted: false, type: 'FIXED', linked: false },
+      ]);
+      const listed = await person.api.get(`/v1/transactions?account_id=${checking}`);
+      expect(listed.body.data).toEqual([
+        expect.objectContaining({ amount: 7_000, is_expense: false, paid: true, title: 'Resgate', type: 'FIXED' }),
+      ]);
+    });
+  });
 });

@@ -384,4 +384,50 @@ describe('ledger: business contacts, cost centers and DRE mapping through the ga
     expect((await readOnly.get(`/v2/business/contacts/${contact.id}`)).status).toBe(200);
     expect((await readOnly.get('/v2/business/dre-mapping')).status).toBe(200);
   });
+
+  describe('DRE default of "Impostos e taxas"', () => {
+    it('when a company never mapped "Impostos e taxas", then its default is deducoes and its entries reduce net revenue', async () => {
+      const company = await stack.companyClient(tenant.userId);
+      const account = (await company.api.post('/v1/accounts', { name: 'PJ', logo: '341' })).body.id;
+      const mapping = (await company.api.get('/v2/business/dre-mapping')).body as Array<Record<string, unknown>>;
+      expect(mapping.find((entry) => entry.category_id === IMPOSTOS)).toEqual({
+        category_id: IMPOSTOS,
+        category_name: 'Impostos e taxas',
+        dre_group: 'deducoes',
+        is_system: true,
+        source: 'default',
+      });
+      for (const [amount, isExpense, category] of [
+        [10_000, false, null],
+        [1_500, true, IMPOSTOS],
+      ] as const) {
+        const created = await company.api.post('/v1/transactions', {
+          title: 'Lançamento',
+          amount,
+          is_expense: isExpense,
+          date: '2026-03-05',
+          account_id: account,
+          category_id: category,
+          paid: true,
+        });
+        expect(created.status).toBe(201);
+      }
+      const dre = await company.api.get('/v2/business/dre?start_date=2026-03-01&end_date=2026-03-31');
+      expect(dre.status).toBe(200);
+      const group = (name: string) => dre.body.groups.find((g: { dre_group: string }) => g.dre_group === name);
+      expect(group('deducoes')).toMatchObject({ expenses: 1_500, total: -1_500 });
+      expect(group('financeiro')).toMatchObject({ expenses: 0, total: 0 });
+      expect(dre.body).toMatchObject({ receita_liquida: 8_500 });
+    });
+
+    it('when a company mapped "Impostos e taxas" itself, then its choice stands', async () => {
+      const company = await stack.companyClient(tenant.userId);
+      await company.api.put('/v2/business/dre-mapping', [{ category_id: IMPOSTOS, dre_group: 'financeiro' }]);
+      const mapping = (await company.api.get('/v2/business/dre-mapping')).body as Array<Record<string, unknown>>;
+      expect(mapping.find((entry) => entry.category_id === IMPOSTOS)).toMatchObject({
+        dre_group: 'financeiro',
+        source: 'mapping',
+      });
+    });
+  });
 });

@@ -355,4 +355,65 @@ describe('ledger: categories and subcategories through the gateway', () => {
       expect(await row('subcategories', sub.id)).toMatchObject({ name: 'Minha sub', deleted_at: null });
     });
   });
+
+  describe('categories without direction', () => {
+    it('when a category is posted with the spec record (no is_expense), then 201 with is_expense null; the DRE groups its entries by each entry’s direction', async () => {
+      const company = await stack.companyClient(tenant.userId);
+      const created = await company.api.post('/v1/categories', {
+        name: 'Serviços gerais',
+        is_essential: true,
+        icon_name: 'wrench',
+        icon_background_color: '#112233',
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        name: 'Serviços gerais',
+        is_expense: null,
+        is_essential: true,
+        icon_name: 'wrench',
+        icon_background_color: '#112233',
+      });
+      const category = created.body.id;
+      const companyAccount = (await company.api.post('/v1/accounts', { name: 'PJ', logo: '341' })).body.id;
+      for (const [amount, isExpense] of [
+        [7_000, false],
+        [2_500, true],
+      ] as const) {
+        const tx = await company.api.post('/v1/transactions', {
+          account_id: companyAccount,
+          amount,
+          date: '2026-03-10',
+          is_expense: isExpense,
+          paid: true,
+          title: 'Serviço',
+          category_id: category,
+        });
+        expect(tx.status).toBe(201);
+      }
+      const mapping = await company.api.get('/v2/business/dre-mapping');
+      expect(mapping.body.find((entry: { category_id: string }) => entry.category_id === category)).toMatchObject({
+        dre_group: null,
+        source: 'default',
+      });
+      const dre = await company.api.get('/v2/business/dre?start_date=2026-03-01&end_date=2026-03-31');
+      expect(dre.status).toBe(200);
+      const group = (name: string) => dre.body.groups.find((g: { dre_group: string }) => g.dre_group === name);
+      expect(group('receita')).toMatchObject({ income: 7_000, expenses: 0 });
+      expect(group('despesas_operacionais')).toMatchObject({ income: 0, expenses: 2_500 });
+
+      const expenseCategories = await company.api.get('/v1/categories?is_expense=true&limit=500');
+      expect(expenseCategories.body.data.map((c: { id: string }) => c.id)).toContain(category);
+      const incomeCategories = await company.api.get('/v1/categories?is_expense=false&limit=500');
+      expect(incomeCategories.body.data.map((c: { id: string }) => c.id)).toContain(category);
+    });
+
+    it('when is_expense is not a boolean, then 400 and nothing is written', async () => {
+      const response = await tenant.api.post('/v1/categories', { name: 'X', is_expense: 'sim' });
+      expect(response.status).toBe(400);
+      expect(response.body.details).toEqual([
+        { field: 'is_expense', message: 'is_expense deve ser verdadeiro ou falso' },
+      ]);
+      expect(await stack.sql(`select id from ledger.categories where name = 'X'`)).toEqual([]);
+    });
+  });
 });

@@ -3,6 +3,8 @@ import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { ofxFile } from '../../../../test/support/statement-files.ts';
 import { statementImported } from '../../../../test/support/statement-imports.ts';
 
+const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
+
 /** What the Open Finance connector (and any JSON client) hands the pipeline, one connection at a time. */
 const connection = (id: string, transactions: unknown[], cards = false) => ({
   connection: { id, institution: 'Banco Exemplo' },
@@ -365,5 +367,74 @@ describe('the import pipeline: pending and forecast entries, installments, forei
       'transactions.0.installment',
       'transactions.1',
     ]);
+  });
+
+  describe('a re-import keeps what the user edited', () => {
+    const bankFeed = (title: string, description: string, amount: number) => ({
+      connection: { id: 'conn-edits', institution: 'Banco Exemplo' },
+      accounts: [
+        { external_id: 'acc-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 },
+      ],
+      transactions: [
+        {
+          external_id: 'tx-edited',
+          account_external_id: 'acc-1',
+          amount,
+          date: '2026-03-05',
+          is_expense: true,
+          title,
+          description,
+        },
+        {
+          external_id: 'tx-untouched',
+          account_external_id: 'acc-1',
+          amount: 500,
+          date: '2026-03-06',
+          is_expense: true,
+          title,
+          description,
+        },
+      ],
+    });
+    const byExternalId = async (userId: string) =>
+      Object.fromEntries(
+        (
+          await stack.sql<{ external_id: string; id: string; title: string; description: string; amount: string }>(
+            `select external_id, id, title, description, amount::text as amount, category_id,
+               (select array_agg(tag_id) from ledger.transaction_tags g where g.transaction_id = t.id) as tags
+             from ledger.transactions t where user_id = $1 and external_id is not null`,
+            [userId],
+          )
+        ).map((row) => [row.external_id, row]),
+      );
+
+    it('when the user edited title, description, category and tags, then a re-import updates only the bank fields the user left alone', async () => {
+      const person = await stack.tenant();
+      await importCompleted(person.api, bankFeed('PAG*JOSE', 'COMPRA CARTAO', 4_000));
+      const before = await byExternalId(person.userId);
+      const tag = (await person.api.post('/v1/tags', { name: 'Casa' })).body.id;
+      const edit = await person.api.put(
+        `/v2/transactions/duplicate/update-many?transactions_ids=${before['tx-edited'].id}`,
+        {
+          title: 'Feira do José',
+          description: 'Verduras',
+          category_id: ALIMENTACAO,
+          tag_ids: [tag],
+        },
+      );
+      expect(edit.status).toBe(200);
+
+      await importCompleted(person.api, bankFeed('PAG*JOSE LTDA', 'COMPRA NO CARTAO', 4_200));
+      const after = await byExternalId(person.userId);
+      expect(after['tx-edited']).toMatchObject({
+        title: 'Feira do José',
+        description: 'Verduras',
+        amount: '4200',
+        category_id: ALIMENTACAO,
+        tags: [tag],
+      });
+      // the bank's data still updates a transaction the user never edited
+      expect(after['tx-untouched']).toMatchObject({ title: 'PAG*JOSE LTDA', description: 'COMPRA NO CARTAO' });
+    });
   });
 });

@@ -454,4 +454,33 @@ describe('categorization rules through the gateway', () => {
     expect((await tenant.readOnly.delete(`/v1/categorization-rules/${rule.id}`)).status).toBe(403);
     expect((await tenant.readOnly.get(`/v1/categorization-rules/${rule.id}`)).body).toEqual(rule);
   });
+
+  describe('merchant normalization', () => {
+    const ruleFrom = async (merchantName: string) => {
+      const source = await merchantTransaction(stack, tenant.api, { accountId: account, merchantName });
+      return tenant.api.post('/v1/categorization-rules', { source_transaction_id: source, category_id: ALIMENTACAO });
+    };
+
+    it('when a name comes with combining accents (NFD), then its rule is the one of the composed spelling "SÃO JOÃO"', async () => {
+      const decomposed = await ruleFrom('Sa\u0303o Joa\u0303o');
+      expect(decomposed.status).toBe(201);
+      expect(decomposed.body.rule.available_criteria[0].normalized).toBe('sao joao');
+      const composed = await ruleFrom('SÃO JOÃO');
+      expect(composed.status).toBe(200);
+      expect(composed.body.rule.id).toBe(decomposed.body.rule.id);
+      const rows = await stack.sql<{ n: string }>(
+        `select distinct merchant_name_normalized as n from ledger.transactions where merchant_name in ($1, $2)`,
+        ['Sa\u0303o Joa\u0303o', 'SÃO JOÃO'],
+      );
+      expect(rows).toEqual([{ n: 'sao joao' }]);
+    });
+
+    it('when a name holds a non-breaking space, then it updates the rule of the plain spelling instead of making another', async () => {
+      const plain = await ruleFrom('POSTO IPIRANGA CENTRO');
+      expect(plain.status).toBe(201);
+      const nbsp = await ruleFrom('POSTO\u00a0IPIRANGA\u2009 CENTRO');
+      expect(nbsp.status).toBe(200);
+      expect(nbsp.body.rule.id).toBe(plain.body.rule.id);
+    });
+  });
 });

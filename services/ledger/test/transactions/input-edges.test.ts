@@ -190,4 +190,74 @@ describe('transactions and references: edge input answers 400, never 500', () =>
     expect(await accounts()).toEqual(before);
     expect((await company.api.get(`/v1/transactions/${unpaid.id}`)).body.paid).toBe(false);
   });
+
+  describe('ISO 8601 date inputs', () => {
+    it('when settle paid_at and a series edition_date come as ISO 8601, then the day as written is used', async () => {
+      const company = await stack.companyClient(tenant.userId);
+      const companyAccount = (await company.api.post('/v1/accounts', { name: 'PJ', logo: '341' })).body.id;
+      const open = await company.api.post('/v1/transactions', {
+        account_id: companyAccount,
+        amount: 1_000,
+        date: '2026-03-10',
+        is_expense: true,
+        title: 'Boleto',
+      });
+      const settled = await company.api.post(`/v2/transactions/${open.body.id}/settle`, {
+        account_id: companyAccount,
+        paid_at: '2026-03-15T22:00:00-03:00',
+      });
+      expect(settled.status).toBe(200);
+      const [paid] = await stack.sql<{ day: string }>(
+        `select to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD') as day from ledger.transactions where id = $1`,
+        [open.body.id],
+      );
+      expect(paid.day).toBe('2026-03-15');
+
+      const series = await tenant.api.post('/v1/transactions', {
+        account_id: account,
+        amount: 3_000,
+        date: '2026-03-10',
+        is_expense: true,
+        title: 'Parcelado',
+        type: 'PARCELLED',
+        installments: 3,
+      });
+      expect(series.status).toBe(201);
+      const members = await stack.sql<{ id: string; date: string }>(
+        `select id, to_char(date, 'YYYY-MM-DD') as date from ledger.transactions
+         where connected_transaction_id = $1 order by date`,
+        [series.body.id],
+      );
+      expect(members.map((m) => m.date)).toEqual(['2026-03-10', '2026-04-10', '2026-05-10']);
+      const editionDate = encodeURIComponent('2026-04-10T23:00:00-03:00');
+      const removed = await tenant.api.delete(
+        `/v1/transactions/${members[1].id}?edition_type=THIS_AND_NEXT&edition_date=${editionDate}`,
+      );
+      expect(removed.status).toBe(200);
+      const live = await stack.sql<{ date: string }>(
+        `select to_char(date, 'YYYY-MM-DD') as date from ledger.transactions
+         where connected_transaction_id = $1 and deleted_at is null order by date`,
+        [series.body.id],
+      );
+      expect(live.map((m) => m.date)).toEqual(['2026-03-10']);
+    });
+  });
+
+  describe('currencies', () => {
+    it('when currency is not an ISO 4217 code ("abc", "NaN"), then 400 in Portuguese and nothing is written; "usd" is stored as USD', async () => {
+      const body = { account_id: account, amount: 100, date: '2026-03-10', is_expense: true, title: 'Moeda' };
+      const before = await stack.sql('select count(*)::int as n from ledger.transactions');
+      for (const currency of ['abc', 'NaN', 'BR']) {
+        const response = await tenant.api.post('/v1/transactions', { ...body, currency });
+        expect(response.status).toBe(400);
+        expect(response.body.details).toEqual([
+          { field: 'currency', message: 'currency deve ser um código de moeda ISO 4217 (ex.: BRL, USD, EUR)' },
+        ]);
+      }
+      expect(await stack.sql('select count(*)::int as n from ledger.transactions')).toEqual(before);
+      const usd = await tenant.api.post('/v1/transactions', { ...body, currency: 'usd' });
+      expect(usd.status).toBe(201);
+      expect(usd.body.currency).toBe('USD');
+    });
+  });
 });

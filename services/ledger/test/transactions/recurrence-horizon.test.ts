@@ -2,6 +2,7 @@ import { addDays, addMonthsClamped } from '@finance/shared/calendar';
 // the context's today (default zone America/Sao_Paulo), as the services read it
 import { todayIn } from '@finance/shared/clock';
 import { QUEUES } from '@finance/shared/queue/catalogue';
+import { userIn as userInZone } from '../../../../test/support/context-day.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { newAccount } from '../../../../test/support/transactions.ts';
 import { extendRecurrences } from '../../src/domain/transactions/extend-recurrences.ts';
@@ -159,5 +160,31 @@ describe('recurrence horizon job', () => {
       [series],
     );
     expect(amounts).toEqual([{ amount: 12345 }]);
+  });
+
+  describe('the context time zone', () => {
+    afterEach(() => stack.setNow(null));
+    const userIn = (zone: string | null) => userInZone(stack, zone);
+
+    it('when a recurrence is created late in the local day, then its horizon is 12 months after the context today', async () => {
+      const paulista = await userIn(null);
+      stack.setNow('2026-03-17T23:30:00-03:00');
+      const created = await paulista.api.post('/v1/transactions', {
+        title: 'Academia',
+        amount: 9_000,
+        is_expense: true,
+        date: '2025-03-18',
+        account_id: paulista.account,
+        type: 'RECURRENT',
+        frequency: 'MONTHLY',
+      });
+      expect(created.status).toBe(201);
+      const [last] = await stack.sql<{ date: string }>(
+        "select to_char(max(date), 'YYYY-MM-DD') as date from ledger.transactions where connected_transaction_id = $1",
+        [created.body.id],
+      );
+      // UTC is already on 2026-03-18, whose horizon (2027-03-18) would hold one more occurrence
+      expect(last.date).toBe('2027-02-18');
+    });
   });
 });
