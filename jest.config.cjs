@@ -18,6 +18,10 @@ const servers = {
   globalSetup: '<rootDir>/shared/src/testing/global-setup.ts',
   globalTeardown: '<rootDir>/shared/src/testing/global-teardown.ts',
 };
+// Where tests live (docs/contributing.md, "Tests"): `*.unit.test.ts` is the unit project (pure code, no servers:
+// `npm run test:unit`); every other `*.test.ts` under these roots is a component test, run with the servers of
+// the global setup. bench/ is not among them.
+const SUITES = '{services,shared,clients,test}';
 // the benchmark harness's own tests: `npm run test:bench` (BENCH_TESTS=1), not `npm test`
 const bench = {
   ...common,
@@ -35,14 +39,14 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/**/test/unit/**/*.test.ts'],
+      testMatch: [`<rootDir>/${SUITES}/**/*.unit.test.ts`],
       testPathIgnorePatterns: ['/node_modules/'],
     },
     {
       ...common,
       displayName: 'component',
-      testMatch: ['<rootDir>/**/test/component/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/'],
+      testMatch: [`<rootDir>/${SUITES}/**/*.test.ts`],
+      testPathIgnorePatterns: ['/node_modules/', '\\.unit\\.test\\.ts$'],
       ...servers,
     },
     ...(process.env.BENCH_TESTS ? [bench] : []),

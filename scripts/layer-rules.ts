@@ -6,7 +6,7 @@ import { join, relative, sep } from 'node:path';
  * `domain/` or `entry-points/`, `@mikro-orm/*` imports of `domain/` other than `import type`, a service
  * running SQL on `em.getConnection()` instead of the one helper `runSql` (shared/src/db/sql.ts), and an entry
  * point casting a handler's input instead of taking the type its contract gives.
- * scripts/check-layers.ts runs them in `npm run lint`; test/unit/layers.test.ts proves they fail.
+ * scripts/check-layers.ts runs them in `npm run lint`; test/tooling/layers.unit.test.ts proves they fail.
  */
 
 /** A statement's opening words; in a string or template literal of `domain/` or `entry-points/` it is SQL. */

@@ -2,7 +2,7 @@
  * Portuguese texts for joi's error codes (docs/decisions.md §3: messages are Portuguese, `details` included).
  * A schema's own `.messages()` still wins. Every error code of every joi type a contract uses (any, string,
  * number, boolean, binary, object, array, alternatives, date) is here, so no answer falls back to joi's English text
- * (`shared/test/unit/joi-messages.test.ts` walks every contract and fails on a code missing here).
+ * (`shared/test/http/joi-messages.unit.test.ts` walks every contract and fails on a code missing here).
  */
 export const joiMessagesPt: Record<string, string> = {
   'any.required': '{{#label}} é obrigatório',

@@ -1,8 +1,9 @@
 /**
  * The one definition of a stored transaction (`ledger.transactions`): every column with its SQL type,
  * nullability and default. The row types, the bulk insert's column list, the blank row's defaults, the
- * columns a series member inherits and the API view derive from it; `test/component/transaction-columns.test.ts`
- * checks it against `information_schema.columns` after the migrations (which stay as they landed: history).
+ * columns a series member inherits and the API view derive from it;
+ * `services/ledger/test/transactions/transaction-columns.test.ts` checks it against `information_schema.columns`
+ * after the migrations (which stay as they landed: history).
  *
  * `role`: `entry` columns are written by every insert (`NewTransaction`) and read back (`TransactionRow`);
  * `stamp` columns are set by the statement (`now()`) and read back; `internal` ones are the ledger's own

@@ -17,9 +17,9 @@ function fieldSql(name: string, type: string): string {
  * The API's Transaction record of the row `t` as JSON text, written by PostgreSQL: the fields of `transactionView`
  * in its order, with its conversions, so a list page or a bill never parses its rows into values only to
  * serialize them again. `row_to_json` writes compact JSON and escapes strings as `JSON.stringify` does
- * (`test/component/transaction-json.test.ts` checks the two byte for byte, on generated rows). `from` follows
- * `from transactions t` (a lateral subquery PostgreSQL flattens: 10 % cheaper than a subquery per row), `select`
- * is the text.
+ * (`services/ledger/test/transactions/transaction-json.test.ts` checks the two byte for byte, on generated rows).
+ * `from` follows `from transactions t` (a lateral subquery PostgreSQL flattens: 10 % cheaper than a subquery per
+ * row), `select` is the text.
  */
 export const VIEW_JSON = {
   from: `cross join lateral (select ${[

@@ -26,7 +26,8 @@ export const SELECT_COLUMNS = [
  * Only the columns the API's Transaction shows (`VIEWED_COLUMNS`), each read once, dates and money as text as in
  * `SELECT_COLUMNS` and timestamps already in ISO form: a plain read of the records' values. The list and the bill
  * have PostgreSQL write the records instead (`VIEW_JSON`); this is what the bench's floors read and what
- * `transactionView` turns into the text `VIEW_JSON` must equal (`transaction-json.test.ts`).
+ * `transactionView` turns into the text `VIEW_JSON` must equal
+ * (`services/ledger/test/transactions/transaction-json.test.ts`).
  */
 export const VIEW_SELECT_COLUMNS = VIEWED_COLUMNS.map(([name, spec]) => {
   if (spec.type === 'date') return `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`;

@@ -1,0 +1,170 @@
+import { addDays } from '@finance/shared/calendar';
+import { todayIn } from '@finance/shared/clock';
+import { ANA_CPF, authorizeInBrowser, connectSandbox, syncedImport } from '../../../../test/support/sandbox-bank.ts';
+import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
+
+/** The full connect flow against Banco Sandbox, through the gateway, as a client and the customer's browser would. */
+describe('Open Finance: connecting Banco Sandbox', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+  let callbackPrefix: string;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ sandbox: true });
+    tenant = await stack.tenant();
+    callbackPrefix = `${stack.url}/v1/open-banking/callback`;
+  });
+  afterAll(() => stack?.stop());
+
+  const synced = syncedImport;
+
+  it('when a client connects, the customer authorises and the callback completes, then a year of accounts, card bills and investments is listed, and a second sync creates nothing', async () => {
+    const institutions = await tenant.api.get('/v1/open-banking/institutions');
+    expect(institutions.status).toBe(200);
+    expect(institutions.body).toEqual({
+      data: [{ id: 'banco-sandbox', name: 'Banco Sandbox', provider: 'open_finance' }],
+      next_cursor: null,
+    });
+
+    const created = await tenant.api.post('/v1/open-banking/connections', {
+      institution_id: 'banco-sandbox',
+      cpf: ANA_CPF,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      institution_id: 'banco-sandbox',
+      institution: 'Banco Sandbox',
+      status: 'AWAITING_AUTHORISATION',
+      authorization_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/auth\?.*request_uri=/),
+      consent_expires_at: expect.any(String),
+      last_synced_at: null,
+    });
+    const id = created.body.id;
+    const sandbox = stack.sandbox as NonNullable<TestStack['sandbox']>;
+    const consentOf = async () => (await sandbox.consents()).at(-1);
+    expect(await consentOf()).toMatchObject({ status: 'AWAITING_AUTHORISATION', cpf: ANA_CPF });
+
+    const callback = await authorizeInBrowser(created.body.authorization_url, callbackPrefix);
+    expect(new URL(callback).searchParams.get('response')).toEqual(expect.any(String));
+    const answered = await stack.client().request('GET', callback.slice(stack.url.length));
+    expect(answered.status).toBe(200);
+    expect(answered.body).toEqual({ connection_id: id, status: 'ACTIVE', message: expect.any(String) });
+    expect((await consentOf())?.status).toBe('AUTHORISED');
+
+    const { connection, job } = await synced(tenant.api, id);
+    expect(job).toMatchObject({ state: 'completed', error: null });
+    expect(connection).toMatchObject({ status: 'ACTIVE', authorization_url: null, last_sync_error: null });
+    expect(job.result).toMatchObject({
+      connection_id: id,
+      accounts: { received: 1, created: 1 },
+      credit_cards: { received: 1, created: 1 },
+      investments: { received: 3, snapshots: 3 },
+    });
+    expect(job.result.transactions.created).toBeGreaterThan(150);
+
+    const accounts = (await tenant.api.get('/v1/accounts')).body;
+    expect(accounts.data ?? accounts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'Banco Sandbox 0012345678' })]),
+    );
+    const cards = (await tenant.api.get('/v1/credit-cards')).body;
+    expect(JSON.stringify(cards)).toContain('Sandbox Platinum');
+
+    // the refresh token is stored sealed, never as the institution issued it
+    const [stored] = await stack.sql<{
+      refresh_token: string;
+      authorization_secret: string | null;
+      state_hash: string | null;
+    }>('select refresh_token, authorization_secret, state_hash from ledger.connections where id = $1', [id]);
+    expect(stored.refresh_token).toMatch(/^v1\.dev\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(stored.authorization_secret).toBeNull();
+    expect(stored.state_hash).toBeNull();
+
+    // a second sync: nothing new
+    const first = connection.last_import_job_id;
+    expect((await tenant.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const again = await synced(tenant.api, id, first);
+    expect(again.job.result.transactions.created).toBe(0);
+    expect(again.job.result.accounts.created).toBe(0);
+  });
+
+  it('when a sync is imported, then each mapping rule holds: exact cents, direction, the context’s day, merchant CNPJ and type, pending and scheduled entries as one entry each once effected, installments, a purchase abroad, bills', async () => {
+    const owner = await stack.tenant();
+    const { id } = await connectSandbox(stack.url, owner.api);
+    const first = await synced(owner.api, id);
+    expect(first.job.state).toBe('completed');
+    const rows = async () =>
+      stack.sql<Record<string, any>>(
+        `select external_id, amount, date::text as date, is_expense, title, merchant_name, merchant_cnpj, operation_type,
+                account_id, credit_card_id, bill_id from ledger.transactions where connection_id = $1 and deleted_at is null`,
+        [id],
+      );
+    const byTitle = (list: Array<Record<string, any>>, title: string) => list.filter((row) => row.title === title);
+    const imported = await rows();
+    const [cents] = byTitle(imported, 'PIX TESTE CENTAVOS');
+    expect(cents).toMatchObject({ amount: '10', is_expense: true, operation_type: 'PIX', merchant_cnpj: null });
+    const [sale] = byTitle(imported, 'TED VENDA DE IMOVEL');
+    expect(sale).toMatchObject({
+      amount: '123456789',
+      is_expense: false,
+      operation_type: 'TED',
+      merchant_cnpj: '33000167000101',
+    });
+    // 02:30 UTC three days ago is 23:30 of the day before in São Paulo
+    const [night] = byTitle(imported, 'PIX RESTAURANTE NOTURNO');
+    expect(night.date).toBe(addDays(new Date().toISOString().slice(0, 10), -4));
+    expect(byTitle(imported, 'SALARIO EMPRESA EXEMPLO LTDA')[0]).toMatchObject({
+      operation_type: 'FOLHA_PAGAMENTO',
+      merchant_cnpj: '11222333000181',
+    });
+    // card entries land in bills; the card's record of a bill's payment is left to the account
+    const cardRows = imported.filter((row) => row.credit_card_id !== null);
+    expect(cardRows.length).toBeGreaterThan(40);
+    expect(cardRows.every((row) => row.bill_id !== null)).toBe(true);
+    expect(byTitle(imported, 'PAGAMENTO RECEBIDO')).toEqual([]);
+    expect(byTitle(imported, 'AMAZON.COM US')[0]).toMatchObject({ amount: '27540', is_expense: true });
+    expect(byTitle(imported, 'NOTEBOOK LOJA TECNOLOGIA').length).toBeGreaterThanOrEqual(4);
+
+    // what the sync handed to the import pipeline, field by field (the pipeline applies status, installment,
+    // original amount and bill once it reads them)
+    const [{ payload }] = await stack.sql<{ payload: any }>(
+      'select payload from ledger.open_banking_imports where job_id = $1',
+      [first.connection.last_import_job_id],
+    );
+    const sent = (title: string) => payload.transactions.filter((tx: { title: string }) => tx.title === title);
+    expect(sent('PIX MERCADO DO BAIRRO')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
+    expect(sent('BOLETO CONDOMINIO EDIFICIO SOL')).toEqual([
+      expect.objectContaining({ status: 'FORECAST', date: addDays(todayIn('America/Sao_Paulo'), 5) }),
+    ]);
+    expect(sent('AMAZON.COM US')[0]).toMatchObject({
+      amount: 27540,
+      original_amount: '50.00',
+      original_currency: 'USD',
+      bill_due_date: expect.any(String),
+    });
+    const parts = sent('NOTEBOOK LOJA TECNOLOGIA');
+    expect(new Set(parts.map((tx: { installment: { series_key: string } }) => tx.installment.series_key)).size).toBe(1);
+    expect(parts.map((tx: { installment: { number: number; total: number } }) => tx.installment.total)).toEqual(
+      parts.map(() => 6),
+    );
+    expect(payload.investments.map((position: { snapshots: unknown[] }) => position.snapshots)).toEqual(
+      payload.investments.map(() => [{ date: todayIn('America/Sao_Paulo'), balance_cents: expect.any(Number) }]),
+    );
+
+    // the institution effects the processing and scheduled entries: the next sync keeps one entry per id
+    await stack.sandbox?.settlePending();
+    expect((await owner.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const second = await synced(owner.api, id, first.connection.last_import_job_id);
+    expect(second.job.result.transactions.created).toBe(0);
+    const [{ payload: effected }] = await stack.sql<{ payload: any }>(
+      'select payload from ledger.open_banking_imports where job_id = $1',
+      [second.connection.last_import_job_id],
+    );
+    expect(effected.transactions.find((tx: { title: string }) => tx.title === 'PIX MERCADO DO BAIRRO')).toMatchObject({
+      status: 'BOOKED',
+    });
+    const after = await rows();
+    expect(byTitle(after, 'PIX MERCADO DO BAIRRO')).toHaveLength(1);
+    expect(byTitle(after, 'BOLETO CONDOMINIO EDIFICIO SOL')).toHaveLength(1);
+    expect(after).toHaveLength(imported.length);
+  });
+});

@@ -1,0 +1,146 @@
+import { PluggyServer } from '../../../../test/support/pluggy-server.ts';
+import { syncedImport } from '../../../../test/support/sandbox-bank.ts';
+import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
+import { waitFor } from '../../../../test/support/wait-for.ts';
+
+/**
+ * Pluggy through `pluggy-sdk`, against a local server speaking the endpoints the SDK calls (verified against the
+ * SDK's documented shapes, not the live service), through the gateway.
+ */
+describe('Pluggy connections', () => {
+  let pluggy: PluggyServer;
+  let stack: TestStack;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    pluggy = await new PluggyServer().start();
+    stack = await TestStack.start({
+      serviceEnv: {
+        ledger: {
+          PLUGGY_CLIENT_ID: 'finance-api-test',
+          PLUGGY_CLIENT_SECRET: 'segredo-de-teste',
+          PLUGGY_API_URL: pluggy.url,
+          PLUGGY_WEBHOOK_URL: 'https://api.example.com/v1/open-banking/pluggy/webhook',
+        },
+      },
+    });
+    tenant = await stack.tenant();
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await pluggy?.stop();
+  });
+
+  /** A connection to Pluggy completed with the item its widget made. */
+  async function connected(api = tenant.api) {
+    const created = await api.post('/v1/open-banking/connections', { institution_id: 'pluggy' });
+    expect(created.status).toBe(201);
+    const itemId = pluggy.itemFor(created.body.connect_token);
+    const attached = await api.post(`/v1/open-banking/connections/${created.body.id}/item`, { item_id: itemId });
+    expect(attached.status).toBe(200);
+    return { id: created.body.id as string, itemId, attached: attached.body };
+  }
+
+  it('when a client connects through Pluggy Connect and sends the item, then the item’s accounts, card, transactions and investments are imported by the same rules; a second sync creates nothing', async () => {
+    const institutions = await tenant.api.get('/v1/open-banking/institutions');
+    expect(institutions.body.data).toEqual([{ id: 'pluggy', name: 'Pluggy', provider: 'pluggy' }]);
+    const created = await tenant.api.post('/v1/open-banking/connections', { institution_id: 'pluggy' });
+    expect(created.body).toMatchObject({
+      institution_id: 'pluggy',
+      status: 'AWAITING_AUTHORISATION',
+      connect_token: expect.stringMatching(/^connect-/),
+    });
+    const itemId = pluggy.itemFor(created.body.connect_token);
+    const attached = await tenant.api.post(`/v1/open-banking/connections/${created.body.id}/item`, { item_id: itemId });
+    expect(attached.body).toMatchObject({ status: 'ACTIVE', institution: 'Banco Pluggy Teste' });
+    expect(attached.body).not.toHaveProperty('connect_token');
+
+    const first = await syncedImport(tenant.api, created.body.id);
+    expect(first.job).toMatchObject({ state: 'completed' });
+    expect(first.job.result).toMatchObject({
+      accounts: { created: 1 },
+      credit_cards: { created: 1 },
+      transactions: { created: 23 },
+      investments: { received: 1, snapshots: 1 },
+    });
+    const rows = await stack.sql<Record<string, string>>(
+      'select external_id, amount, is_expense, merchant_cnpj, operation_type, credit_card_id from ledger.transactions where connection_id = $1',
+      [created.body.id],
+    );
+    const row = (suffix: string) => rows.find((r) => r.external_id.endsWith(suffix)) as Record<string, unknown>;
+    expect(row('-centavos')).toMatchObject({ amount: '10', is_expense: true, operation_type: 'PIX' });
+    expect(row('-grande')).toMatchObject({ amount: '123456789', is_expense: false });
+    expect(row('-mercado')).toMatchObject({ amount: '12345', merchant_cnpj: '23456789000106' });
+    expect(row('-amazon')).toMatchObject({ amount: '27540', is_expense: true, credit_card_id: expect.any(String) });
+    const [{ payload }] = await stack.sql<{ payload: any }>(
+      'select payload from ledger.open_banking_imports where job_id = $1',
+      [first.connection.last_import_job_id],
+    );
+    const sent = (suffix: string) =>
+      payload.transactions.find((tx: { external_id: string }) => tx.external_id.endsWith(suffix));
+    expect(sent('-amazon')).toMatchObject({
+      original_amount: '50',
+      original_currency: 'USD',
+      bill_due_date: expect.any(String),
+    });
+    expect(sent('-pendente')).toMatchObject({ status: 'PENDING' });
+    expect(sent('-notebook-1').installment).toEqual({
+      series_key: sent('-notebook-2').installment.series_key,
+      number: 1,
+      total: 6,
+    });
+    expect(payload.investments[0].snapshots[0].balance_cents).toBe(1051237);
+
+    expect((await tenant.api.post(`/v1/open-banking/connections/${created.body.id}/sync`)).status).toBe(202);
+    const second = await syncedImport(tenant.api, created.body.id, first.connection.last_import_job_id);
+    expect(second.job.result.transactions.created).toBe(0);
+  });
+
+  it('when an item of another connection or unknown to Pluggy is sent, then 404 and the connection still waits; another context gets 404', async () => {
+    const created = await tenant.api.post('/v1/open-banking/connections', { institution_id: 'pluggy' });
+    for (const item of [pluggy.foreignItem(), 'item-inexistente']) {
+      const answer = await tenant.api.post(`/v1/open-banking/connections/${created.body.id}/item`, { item_id: item });
+      expect([item, answer.status]).toEqual([item, 404]);
+    }
+    const intruder = await stack.tenant();
+    const stolen = await intruder.api.post(`/v1/open-banking/connections/${created.body.id}/item`, {
+      item_id: pluggy.itemFor(created.body.connect_token),
+    });
+    expect(stolen.status).toBe(404);
+    expect((await tenant.api.get(`/v1/open-banking/connections/${created.body.id}`)).body.status).toBe(
+      'AWAITING_AUTHORISATION',
+    );
+  });
+
+  it('when Pluggy’s webhook names a connected item, then the item is read back and a sync runs; a forged or unknown one does nothing', async () => {
+    const { id, itemId } = await connected();
+    const first = await syncedImport(tenant.api, id);
+    const hook = (body: unknown) => stack.client().post('/v1/open-banking/pluggy/webhook', body);
+    expect((await hook({ event: 'item/updated', itemId: pluggy.foreignItem() })).status).toBe(202);
+    expect((await hook({ event: 'item/updated', itemId: 'nada' })).status).toBe(202);
+    expect((await hook({ event: 'item/updated' })).status).toBe(202);
+    const answer = await hook({ event: 'item/updated', itemId, id: 'evento-1' });
+    expect(answer).toMatchObject({ status: 202, body: { received: true } });
+    const again = await syncedImport(tenant.api, id, first.connection.last_import_job_id);
+    expect(again.job.state).toBe('completed');
+  });
+
+  it('when the connection is deleted, then its item is deleted at Pluggy; an item Pluggy deleted makes the connection REVOKED', async () => {
+    const first = await connected();
+    await syncedImport(tenant.api, first.id);
+    expect((await tenant.api.delete(`/v1/open-banking/connections/${first.id}`)).body.status).toBe('REVOKED');
+    await waitFor(async () => !pluggy.hasItem(first.itemId));
+
+    const second = await connected();
+    await syncedImport(tenant.api, second.id);
+    // the customer removed the item at Pluggy: its webhook is read back and finds it gone
+    pluggy.removeItem(second.itemId);
+    expect(
+      (await stack.client().post('/v1/open-banking/pluggy/webhook', { event: 'item/deleted', itemId: second.itemId }))
+        .status,
+    ).toBe(202);
+    await waitFor(
+      async () => (await tenant.api.get(`/v1/open-banking/connections/${second.id}`)).body.status === 'REVOKED',
+    );
+  });
+});
