@@ -27,6 +27,7 @@ const SCHEDULED = [
   ['insights', QUEUES.limitWindows, 'limit-windows'],
   ['insights', QUEUES.goalReminders, 'goal-reminders'],
   ['insights', QUEUES.investmentYields, 'investment-yields'],
+  ['ledger', QUEUES.openBankingSync, 'open-banking.sync-all'],
 ] as const;
 /** PostgreSQL flushes a backend's table counters at most every 10 s while it is idle. */
 const STATS_FLUSH_MS = 11_000;

@@ -279,11 +279,26 @@ export async function finishSync(
   );
 }
 
-/** Every ACTIVE connection made here, with its context (the scheduler queues a sync of each). */
-export async function selectSyncableConnections(em: EntityManager) {
-  return runSql<{ id: string; user_id: string; profile_id: string | null }>(
+/** Where the scheduler's run goes on from: the last sync time and id of the last connection it took. */
+export interface SyncCursor {
+  syncedAt: string;
+  id: string;
+}
+
+const SYNCED_AT = `coalesce(last_synced_at, '-infinity'::timestamptz)`;
+
+/**
+ * A batch of ACTIVE connections made here whose last sync is older than `syncedBefore`, after `cursor` in (last sync,
+ * id) order through the index of sync times: what the scheduler queues a sync of.
+ */
+export async function selectConnectionsDue(em: EntityManager, syncedBefore: Date, cursor: SyncCursor, size: number) {
+  return runSql<{ id: string; user_id: string; profile_id: string | null; synced_at: string }>(
     em,
-    `select id, user_id, profile_id from connections where status = 'ACTIVE' and institution_id is not null order by id`,
+    `select id, user_id, profile_id, ${SYNCED_AT}::text as synced_at from connections
+      where status = 'ACTIVE' and institution_id is not null and ${SYNCED_AT} <= ?
+        and (${SYNCED_AT}, id) > (?::timestamptz, ?::uuid)
+      order by ${SYNCED_AT}, id limit ?`,
+    [syncedBefore, cursor.syncedAt, cursor.id, size],
   );
 }
 

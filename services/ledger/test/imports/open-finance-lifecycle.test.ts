@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { QUEUES } from '@finance/shared/queue/catalogue';
 import { decodeJwt, SignJWT } from 'jose';
 import { BRUNO_CPF, connectSandbox, syncedImport } from '../../../../test/support/sandbox-bank.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
@@ -282,5 +283,22 @@ describe('Open Finance: consent lifecycle, callback, secrets and failures', () =
     const again = await syncedImport(owner.api, id, first.connection.last_import_job_id);
     expect(again.job.state).toBe('completed');
     expect(again.connection.last_sync_error).toBeNull();
+  });
+
+  it('when the scheduler runs, then it queues one sync of each ACTIVE connection not synced within the interval, and none of one synced since', async () => {
+    const stale = await connectSandbox(stack.url, tenant.api, { cpf: BRUNO_CPF });
+    const fresh = await connectSandbox(stack.url, tenant.api, { cpf: BRUNO_CPF });
+    const staleFirst = await syncedImport(tenant.api, stale.id);
+    const freshFirst = await syncedImport(tenant.api, fresh.id);
+    await stack.sql(`update ledger.connections set last_synced_at = now() - interval '7 hours' where id = $1`, [
+      stale.id,
+    ]);
+
+    const queue = stack.service('ledger').runtime.queues.get(QUEUES.openBankingSync);
+    const run = await queue.add('open-banking.sync-all', {});
+    await waitFor(async () => (await queue.getJob(run.id as string))?.finishedOn);
+    const again = await syncedImport(tenant.api, stale.id, staleFirst.connection.last_import_job_id);
+    expect(again.job.state).toBe('completed');
+    expect((await row(fresh.id)).last_import_job_id).toBe(freshFirst.connection.last_import_job_id);
   });
 });

@@ -29,8 +29,10 @@ export class OpenFinanceConnections extends Migration {
     this.addSql(
       'create index connections_item_idx on connections (institution_id, consent_id) where consent_id is not null',
     );
+    // the scheduler finds the connections due a sync by the time of their last one
     this.addSql(
-      `create index connections_active_idx on connections (context_id, id) where status = 'ACTIVE' and institution_id is not null`,
+      `create index connections_sync_due_idx on connections ((coalesce(last_synced_at, '-infinity'::timestamptz)), id)
+       where status = 'ACTIVE' and institution_id is not null`,
     );
     // the revocation now reaches the institution: the table that recorded it for operators goes
     this.addSql('drop table if exists consent_revocations');

@@ -1,14 +1,17 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { ConnectionListQuery } from '@finance/shared/contracts/ledger/open-banking';
 import { iso } from '@finance/shared/db/context-scope';
 import { afterIdOf, toPage } from '@finance/shared/db/pagination';
+import type { ContextRef } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type ConnectionRow,
   insertOrRefreshConnection,
+  type SyncCursor,
   selectConnectionByExternalId,
+  selectConnectionsDue,
   selectConnectionsPage,
-  selectSyncableConnections,
 } from '../../data-access/connection-repository.ts';
 
 export type { ConnectionRow };
@@ -60,8 +63,29 @@ export async function listConnections(em: EntityManager, ctx: CallerContext, que
   return toPage(rows, query.limit, connectionView);
 }
 
-/** Every ACTIVE connection made with an institution, with its context (what the scheduler syncs). */
-export async function listSyncableConnections(em: EntityManager) {
-  const rows = await selectSyncableConnections(em);
-  return rows.map((row) => ({ id: row.id, context: { user_id: row.user_id, profile_id: row.profile_id } }));
+const SYNC_BATCH = 500;
+
+/**
+ * Every ACTIVE connection made with an institution whose last sync is older than `intervalMs`, in batches through
+ * the index of sync times, each handed to `queueSync` with its context and the sync it is due after.
+ */
+export async function forEachConnectionDue(
+  em: EntityManager,
+  intervalMs: number,
+  queueSync: (connection: { id: string; context: ContextRef; syncedAt: string }) => Promise<void>,
+) {
+  const syncedBefore = new Date(now().getTime() - intervalMs);
+  let cursor: SyncCursor = { syncedAt: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
+  for (;;) {
+    const rows = await selectConnectionsDue(em, syncedBefore, cursor, SYNC_BATCH);
+    for (const row of rows)
+      await queueSync({
+        id: row.id,
+        context: { user_id: row.user_id, profile_id: row.profile_id },
+        syncedAt: row.synced_at,
+      });
+    if (rows.length < SYNC_BATCH) return;
+    const last = rows[rows.length - 1];
+    cursor = { syncedAt: last.synced_at, id: last.id };
+  }
 }

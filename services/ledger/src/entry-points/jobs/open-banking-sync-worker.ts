@@ -3,7 +3,7 @@ import { type OpenBankingSyncJob, QUEUES } from '@finance/shared/queue/catalogue
 import { UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import type { LedgerRuntime } from '../../config.ts';
-import { listSyncableConnections } from '../../domain/open-banking/connections.ts';
+import { forEachConnectionDue } from '../../domain/open-banking/connections.ts';
 import { SYNC_JOB, syncConnection } from '../../domain/open-banking/sync-connection.ts';
 import { openFinanceFor } from '../../open-finance.ts';
 
@@ -15,11 +15,15 @@ const syncData = Joi.object<OpenBankingSyncJob>({
   context: contextRefSchema.required(),
 });
 
+/** How often the scheduler looks for connections due a sync: syncs spread over the interval instead of all at once. */
+const SCHEDULER_EVERY_MS = 15 * 60_000;
+
 /**
  * Syncs of Open Finance connections (`open-banking.sync`, queued by the callback, `POST .../sync` and the
- * scheduler) and the scheduler's run every OPEN_BANKING_SYNC_INTERVAL_MS, which queues one sync per ACTIVE
- * connection. A connection syncs once at a time (its lease); a timeout or an institution down fails the job, which
- * BullMQ retries with backoff.
+ * scheduler) and the scheduler's run, which queues one sync per ACTIVE connection not synced for
+ * OPEN_BANKING_SYNC_INTERVAL_MS (found through the index of sync times; one job per connection and due sync). A
+ * connection syncs once at a time (its lease); a timeout or an institution down fails the job, which BullMQ retries
+ * with backoff, and the connection stays due.
  */
 export async function startOpenBankingSyncWorker(runtime: LedgerRuntime) {
   const worker = runtime.startWorker<OpenBankingSyncJob | Record<string, never>>(
@@ -27,9 +31,16 @@ export async function startOpenBankingSyncWorker(runtime: LedgerRuntime) {
     async (job) => {
       const queue = runtime.queues.get(QUEUES.openBankingSync);
       if (job.name === SYNC_ALL_JOB) {
-        for (const connection of await listSyncableConnections(runtime.orm.em.fork())) {
-          await queue.add(SYNC_JOB, { connection_id: connection.id, context: connection.context });
-        }
+        await forEachConnectionDue(runtime.orm.em.fork(), runtime.config.OPEN_BANKING_SYNC_INTERVAL_MS, (due) =>
+          queue
+            .add(
+              SYNC_JOB,
+              { connection_id: due.id, context: due.context },
+              // a connection still due at the next run (its sync queued, not finished) is not queued twice
+              { jobId: `sync-${due.id}-${due.syncedAt.replace(/\D/g, '') || 'never'}` },
+            )
+            .then(() => undefined),
+        );
         return;
       }
       const { value, error } = syncData.validate(job.data);
@@ -48,7 +59,7 @@ export async function startOpenBankingSyncWorker(runtime: LedgerRuntime) {
     .get(QUEUES.openBankingSync)
     .upsertJobScheduler(
       SYNC_SCHEDULER_ID,
-      { every: runtime.config.OPEN_BANKING_SYNC_INTERVAL_MS },
+      { every: Math.min(SCHEDULER_EVERY_MS, runtime.config.OPEN_BANKING_SYNC_INTERVAL_MS) },
       { name: SYNC_ALL_JOB, data: {} },
     );
   return worker;
