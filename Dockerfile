@@ -27,6 +27,7 @@ COPY services/gateway/package.json services/gateway/package.json
 COPY services/ledger/package.json services/ledger/package.json
 COPY services/billing/package.json services/billing/package.json
 COPY services/insights/package.json services/insights/package.json
+COPY sandbox/package.json sandbox/package.json
 RUN npm ci --no-audit --no-fund
 
 # ---------------------------------------------------------------------------
@@ -52,6 +53,7 @@ COPY --from=deps /app/services/gateway/package.json services/gateway/package.jso
 COPY --from=deps /app/services/ledger/package.json services/ledger/package.json
 COPY --from=deps /app/services/billing/package.json services/billing/package.json
 COPY --from=deps /app/services/insights/package.json services/insights/package.json
+COPY --from=deps /app/sandbox/package.json sandbox/package.json
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 # ---------------------------------------------------------------------------
@@ -71,6 +73,8 @@ COPY --from=build --chown=root:root /app/package.json /app/package-lock.json ./
 COPY --from=build --chown=root:root /app/shared ./shared
 COPY --from=build --chown=root:root /app/services ./services
 COPY --from=build --chown=root:root /app/scripts ./scripts
+# Banco Sandbox, for a development cluster that sets SANDBOX_BANK=on (production never starts it)
+COPY --from=build --chown=root:root /app/sandbox ./sandbox
 # Sources are owned by root and read-only for the app user; the process
 # writes nothing to disk (logs go to stdout), so the root filesystem can be
 # mounted read-only in Kubernetes.
