@@ -11,7 +11,7 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs `npm run admin -- ...` the way docs/decisions.md §1 describes (same script, own process). */
+/** Runs `npm run admin -- ...` the way the README describes (same script, own process). */
 async function admin(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(NODE, ['services/gateway/src/admin/cli.ts', ...args], {
@@ -30,7 +30,7 @@ const json = (text: string) => {
   return JSON.parse(lines[0]);
 };
 
-describe('admin CLI (docs/decisions.md §1)', () => {
+describe('admin CLI (README, "First call")', () => {
   let stack: TestStack;
   let env: Record<string, string>;
 

@@ -3,7 +3,7 @@ import { errorSchema, idParams } from '../common.ts';
 import { defineRoute, type FileBody } from '../route.ts';
 import { jobSchema } from './jobs.ts';
 
-/** The CSV exports the import reads without a column mapping (docs/decisions.md §9 lists their columns). */
+/** The CSV exports the import reads without a column mapping (docs/open-banking.md lists their columns). */
 export const CSV_PRESET_NAMES = [
   'nubank-conta',
   'nubank-cartao',

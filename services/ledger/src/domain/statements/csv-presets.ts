@@ -35,7 +35,7 @@ export interface CsvPreset extends CsvLayout {
   label: string;
 }
 
-/** The exports of the largest Brazilian banks and digital banks (docs/decisions.md §9 lists their columns). */
+/** The exports of the largest Brazilian banks and digital banks (docs/open-banking.md lists their columns). */
 export const CSV_PRESETS = {
   'nubank-conta': {
     label: 'Nubank, extrato da conta',
