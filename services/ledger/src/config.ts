@@ -72,11 +72,12 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
   OPEN_BANKING_ENCRYPTION_KEYS: Joi.string()
     .when('NODE_ENV', {
       is: 'production',
-      then: Joi.required(),
+      // a deployment with no institution of its own stores no token: the keyring is required once one is configured
+      then: Joi.when('OPEN_BANKING_CLIENTS', { is: Joi.exist(), then: Joi.required() }),
       otherwise: Joi.optional().default(DEV_ENCRYPTION_KEYS),
     })
     .description(
-      'Keys sealing refresh tokens and authorization secrets at rest (AES-256-GCM): `kid:base64(32 bytes)[,kid:…]`, the first seals, every one opens; rotate by putting a new key first',
+      'Keys sealing refresh tokens and authorization secrets at rest (AES-256-GCM): `kid:base64(32 bytes)[,kid:…]`, the first seals, every one opens; rotate by putting a new key first. In production required once OPEN_BANKING_CLIENTS is set',
     ),
   OPEN_BANKING_SYNC_INTERVAL_MS: Joi.number()
     .integer()
