@@ -8,7 +8,9 @@ import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
  * Pairs of (unpaid manual forecast, effected imported entry) the matching rule joins and that are each other's
  * best candidate (closest date, then the oldest forecast / the earliest entry): the forecasts are the context's
  * live, unpaid, manual (no `external_id`), not reconciled entries; the entries are live, paid, imported and not
- * yet the reconciliation of another forecast. `importedIds` narrows the entries (an import's own), else all.
+ * yet the reconciliation of another forecast. A forecast is an account entry (a card's are always paid): the pair
+ * shares the account, which the forecasts' index leads with after the context. `importedIds` narrows the entries (an
+ * import's own), else all.
  */
 function suggestionPairsSql(ctx: CallerContext, windowDays: number, importedIds: string[] | null) {
   const f = contextSql(ctx, 'f');
@@ -20,7 +22,7 @@ function suggestionPairsSql(ctx: CallerContext, windowDays: number, importedIds:
        from transactions f
        join transactions i on ${i.sql} and i.deleted_at is null and i.paid and i.external_id is not null
          and i.is_expense = f.is_expense and i.amount = f.amount
-         and (i.account_id = f.account_id or i.credit_card_id = f.credit_card_id)
+         and i.account_id = f.account_id
          and i.date between f.date - ? and f.date + ?
          ${importedIds ? 'and i.id = any(array(select v::uuid from jsonb_array_elements_text(?::jsonb) as v))' : ''}
          and not exists (select 1 from transactions r where r.reconciled_with_transaction_id = i.id and r.deleted_at is null)

@@ -41,7 +41,8 @@ export async function reconcileForecastsPass(
        from imported i
          join transactions f on ${forecasts.sql} and f.deleted_at is null and not f.paid and f.external_id is null
            and f.reconciled_at is null and f.is_expense = i.is_expense and f.amount = i.amount
-           and (f.account_id = i.account_id or f.credit_card_id = i.credit_card_id)
+           -- a forecast is an account entry (a card's are always paid): through the forecasts' index
+           and f.account_id = i.account_id
            and f.date between i.date - ? and i.date + ?
      )
      update transactions f set reconciled_at = now(), reconciled_by_user_id = ?,

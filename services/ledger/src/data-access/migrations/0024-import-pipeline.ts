@@ -24,6 +24,10 @@ export class ImportPipeline extends Migration {
     this.addSql(`insert into import_keys (user_id, profile_id, source, key, transaction_id, status)
       select user_id, profile_id, 'connection:' || connection_id, external_id, id, 'BOOKED'
       from transactions where external_id is not null and connection_id is not null`);
+    // a context's forecasts (unpaid manual entries, on accounts) by account, amount and date: what an imported entry
+    // may settle, found without reading the pairs of every same amount
+    this.addSql(`create index transactions_forecasts_idx on transactions (context_id, account_id, amount, date)
+      where not paid and external_id is null and reconciled_at is null and deleted_at is null`);
     // "is this entry already the reconciliation of a forecast?" by index, for imports and suggestions
     this.addSql(
       'create index transactions_reconciled_with_idx on transactions (reconciled_with_transaction_id) where reconciled_with_transaction_id is not null',
