@@ -1,4 +1,4 @@
-import { PluggyClient } from 'pluggy-sdk';
+import type { PluggyClient } from 'pluggy-sdk';
 import type { AggregatorConnector, AggregatorSnapshot } from '../../domain/open-banking/aggregator.ts';
 import { BankError } from '../../domain/open-banking/bank-connector.ts';
 
@@ -17,9 +17,11 @@ export function pluggyConnector(options: {
   apiUrl: string;
 }): AggregatorConnector {
   let client: PluggyClient | undefined;
-  const api = () => {
+  // loaded on first use: the SDK and its HTTP client are ≈25 MB a process that no deployment without Pluggy pays
+  const api = async () => {
     if (!client) {
       process.env.PLUGGY_API_URL = options.apiUrl;
+      const { PluggyClient } = await import('pluggy-sdk');
       client = new PluggyClient({ clientId: options.clientId, clientSecret: options.clientSecret });
     }
     return client;
@@ -43,14 +45,14 @@ export function pluggyConnector(options: {
   };
   return {
     async connectToken({ clientUserId, webhookUrl }) {
-      const { accessToken } = await call(() =>
-        api().createConnectToken(undefined, { clientUserId, ...(webhookUrl ? { webhookUrl } : {}) }),
+      const { accessToken } = await call(async () =>
+        (await api()).createConnectToken(undefined, { clientUserId, ...(webhookUrl ? { webhookUrl } : {}) }),
       );
       return accessToken;
     },
     async item(itemId) {
       try {
-        const item = await api().fetchItem(itemId);
+        const item = await (await api()).fetchItem(itemId);
         return {
           id: item.id,
           clientUserId: item.clientUserId,
@@ -65,13 +67,14 @@ export function pluggyConnector(options: {
     },
     async fetchSnapshot(itemId, from): Promise<AggregatorSnapshot> {
       return call(async () => {
-        const item = await api().fetchItem(itemId);
+        const pluggy = await api();
+        const item = await pluggy.fetchItem(itemId);
         const accounts: AggregatorSnapshot['accounts'] = [];
-        for (const account of (await api().fetchAccounts(itemId)).results) {
-          const transactions = await api().fetchAllTransactions(account.id, { dateFrom: from });
+        for (const account of (await pluggy.fetchAccounts(itemId)).results) {
+          const transactions = await pluggy.fetchAllTransactions(account.id, { dateFrom: from });
           const bills =
             account.type === 'CREDIT'
-              ? (await api().fetchCreditCardBills(account.id, { pageSize: PAGE_SIZE })).results
+              ? (await pluggy.fetchCreditCardBills(account.id, { pageSize: PAGE_SIZE })).results
               : [];
           accounts.push({
             id: account.id,
@@ -102,7 +105,7 @@ export function pluggyConnector(options: {
             })),
           });
         }
-        const investments = (await api().fetchInvestments(itemId, undefined, { pageSize: PAGE_SIZE })).results.map(
+        const investments = (await pluggy.fetchInvestments(itemId, undefined, { pageSize: PAGE_SIZE })).results.map(
           (position) => ({
             id: position.id,
             name: position.name,
@@ -116,7 +119,7 @@ export function pluggyConnector(options: {
     },
     async deleteItem(itemId) {
       try {
-        await api().deleteItem(itemId);
+        await (await api()).deleteItem(itemId);
       } catch (err) {
         const error = failure(err);
         if (error.kind === 'refused' && error.status === 404) return;
