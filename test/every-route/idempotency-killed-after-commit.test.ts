@@ -3,6 +3,8 @@ import { publicRoutes } from '@finance/shared/contracts/index';
 import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
 import type { ApiClient } from '../support/api-client.ts';
 import { importCompleted } from '../support/imports.ts';
+import { PluggyServer } from '../support/pluggy-server.ts';
+import { ANA_CPF } from '../support/sandbox-bank.ts';
 import { TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -186,6 +188,25 @@ const STEPS: Step[] = [
     body: (ids) => ({ transaction_id: ids.real }),
   },
   { route: 'POST /v1/transactions/:id/unreconcile', path: (ids) => `/v1/transactions/${ids.forecast}/unreconcile` },
+  {
+    route: 'POST /v1/open-banking/connections',
+    path: () => '/v1/open-banking/connections',
+    body: () => ({ institution_id: 'banco-sandbox', cpf: ANA_CPF }),
+  },
+  {
+    route: 'POST /v1/open-banking/connections/:id/renew',
+    path: (ids) => `/v1/open-banking/connections/${ids.awaiting}/renew`,
+    body: () => ({ cpf: ANA_CPF }),
+  },
+  {
+    route: 'POST /v1/open-banking/connections/:id/item',
+    path: (ids) => `/v1/open-banking/connections/${ids.pluggy}/item`,
+    body: (ids) => ({ item_id: ids.pluggyItem }),
+  },
+  {
+    route: 'POST /v1/open-banking/connections/:id/sync',
+    path: (ids) => `/v1/open-banking/connections/${ids.pluggy}/sync`,
+  },
   { route: 'DELETE /v2/goals/:id/values/:valueId', path: (ids) => `/v2/goals/${ids.goal}/values/${ids.goalValue}` },
   { route: 'DELETE /v2/goals/:id', path: (ids) => `/v2/goals/${ids.goal}` },
   { route: 'DELETE /v1/spending-limits/:id', path: (ids) => `/v1/spending-limits/${ids.limit}` },
@@ -199,6 +220,7 @@ const STEPS: Step[] = [
   { route: 'DELETE /v1/transactions/:id', path: (ids) => `/v1/transactions/${ids.transaction}` },
   { route: 'DELETE /v1/credit-cards/:id', path: (ids) => `/v1/credit-cards/${ids.spareCard}` },
   { route: 'DELETE /v1/accounts/:id', path: (ids) => `/v1/accounts/${ids.spareAccount}` },
+  { route: 'DELETE /v1/open-banking/connections/:id', path: (ids) => `/v1/open-banking/connections/${ids.pluggy}` },
 ];
 
 /** The writes that commit nothing in the service that owns the route (the pay's write is the ledger's). */
@@ -213,11 +235,19 @@ describe('idempotency: every write route, its service killed right after its com
   let stack: TestStack;
   let api: ApiClient;
   let receiver: WebhookReceiver;
+  let pluggy: PluggyServer;
   const ids: Ids = {};
 
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    stack = await TestStack.start({ serviceEnv: { insights: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } } });
+    pluggy = await new PluggyServer().start();
+    stack = await TestStack.start({
+      sandbox: true,
+      serviceEnv: {
+        insights: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' },
+        ledger: { PLUGGY_CLIENT_ID: 'finance-api-test', PLUGGY_CLIENT_SECRET: 'segredo', PLUGGY_API_URL: pluggy.url },
+      },
+    });
     // a licensed company reaches personal and business routes alike
     api = (await stack.companyClient(await stack.createUser())).api;
     const created = async (path: string, body: unknown) => {
@@ -298,6 +328,13 @@ describe('idempotency: every write route, its service killed right after its com
     ids.goal = (await created('/v2/goals', { title: 'Meta', amount: 100_000, deadline: '2027-06-30' })).id;
     ids.goalValue = (await created(`/v2/goals/${ids.goal}/values`, { date: '2026-03-01', value: 500 })).id;
     ids.webhook = (await created('/v1/webhooks', { url: `${receiver.url}/hook`, events: ['transaction.created'] })).id;
+    // a bank connection waiting for its customer (Banco Sandbox), and one waiting for its Pluggy item
+    ids.awaiting = (
+      await created('/v1/open-banking/connections', { institution_id: 'banco-sandbox', cpf: ANA_CPF })
+    ).id;
+    const viaPluggy = await created('/v1/open-banking/connections', { institution_id: 'pluggy' });
+    ids.pluggy = viaPluggy.id;
+    ids.pluggyItem = pluggy.itemFor(viaPluggy.connect_token);
     await entry({ title: 'Avisada' });
     ids.delivery = await waitFor(async () => {
       const [delivery] = (await api.get(`/v1/webhooks/${ids.webhook}/deliveries`)).body.data;
@@ -308,10 +345,12 @@ describe('idempotency: every write route, its service killed right after its com
     idempotencyTestHooks.afterCommit = undefined;
     await stack?.stop();
     await receiver?.stop();
+    await pluggy?.stop();
   });
 
-  it('when the route table is read, then every write route has a step', () => {
-    const writes = publicRoutes.filter((route) => route.method !== 'get');
+  it('when the route table is read, then every write route that takes a key has a step', () => {
+    // a public route (no API key: a bank's or Pluggy's call) takes no Idempotency-Key
+    const writes = publicRoutes.filter((route) => route.method !== 'get' && !route.public);
     expect(STEPS.map((step) => step.route).sort()).toEqual(
       writes.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort(),
     );

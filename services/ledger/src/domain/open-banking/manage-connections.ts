@@ -9,6 +9,7 @@ import type {
 import { newId } from '@finance/shared/db/base-entity';
 import { contextRef } from '@finance/shared/db/context-scope';
 import { badRequest, conflict, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import { Reply } from '@finance/shared/http/service-routes';
 import { recordEvent } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -94,15 +95,15 @@ export async function createConnection(
   const institution = findInstitution(openFinance, body.institution_id);
   const authorization = await authorizeAt(openFinance, institution, body);
   const id = newId();
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await insertAuthorizingConnection(tx, ctx, {
       id,
       institution: institution.name,
       institutionId: institution.id,
       authorization,
     });
+    return keepAnswer(connectionView(await findConnection(tx, ctx, id)));
   });
-  return connectionView(await findConnection(em, ctx, id));
 }
 
 /** POST /v1/open-banking/connections/{id}/renew: a new consent and authorization for the same connection. */
@@ -120,10 +121,10 @@ export async function renewConnection(
   if (connection.institution_id === PLUGGY) return renewPluggyConnection(em, openFinance, ctx, id);
   const institution = findInstitution(openFinance, connection.institution_id);
   const authorization = await authorizeAt(openFinance, institution, body);
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await restartAuthorization(tx, ctx, id, authorization);
+    return keepAnswer(connectionView(await findConnection(tx, ctx, id)));
   });
-  return connectionView(await findConnection(em, ctx, id));
 }
 
 /**
@@ -132,7 +133,7 @@ export async function renewConnection(
  */
 export async function deleteConnection(em: EntityManager, ctx: CallerContext, id: string) {
   const connection = await findConnection(em, ctx, id);
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await endConnection(tx, connection.id, 'REVOKED', null);
     // an Open Finance consent, or a Pluggy item, to revoke where it lives
     if (connection.institution_id && connection.consent_id) {
@@ -141,8 +142,8 @@ export async function deleteConnection(em: EntityManager, ctx: CallerContext, id
         reason: 'deleted',
       });
     }
+    return keepAnswer(connectionView(await findConnection(tx, ctx, id)));
   });
-  return connectionView(await findConnection(em, ctx, id));
 }
 
 /** POST /v1/open-banking/connections/{id}/sync: queued (a running sync is not started twice). */
@@ -151,9 +152,10 @@ export async function requestSync(em: EntityManager, ctx: CallerContext, id: str
   if (connection.status !== 'ACTIVE' || !connection.institution_id) {
     throw conflict('Só uma conexão ACTIVE com uma instituição sincroniza');
   }
-  await em.transactional(async (tx) => {
+  const answer = await em.transactional(async (tx) => {
     queueSync(tx, ctx, connection.id);
+    return keepAnswer(new Reply(202, connectionView(connection)));
   });
   relaySoon();
-  return new Reply(202, connectionView(connection));
+  return answer;
 }

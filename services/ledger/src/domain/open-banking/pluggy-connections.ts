@@ -2,6 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PluggyWebhookBody } from '@finance/shared/contracts/ledger/open-banking-connections';
 import { newId } from '@finance/shared/db/base-entity';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
+import { keepAnswer } from '@finance/shared/http/kept-answer';
 import { Reply } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -36,10 +37,10 @@ async function connectToken(openFinance: OpenFinance, connectionId: string): Pro
 export async function createPluggyConnection(em: EntityManager, openFinance: OpenFinance, ctx: CallerContext) {
   const id = newId();
   const token = await connectToken(openFinance, id);
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await insertAggregatorConnection(tx, ctx, { id, institution: 'Pluggy', institutionId: PLUGGY });
+    return keepAnswer({ ...connectionView(await findConnection(tx, ctx, id)), connect_token: token });
   });
-  return { ...connectionView(await findConnection(em, ctx, id)), connect_token: token };
 }
 
 /** Renewal of a Pluggy connection: a new Connect token, the connection waiting for an item again. */
@@ -50,10 +51,10 @@ export async function renewPluggyConnection(
   id: string,
 ) {
   const token = await connectToken(openFinance, id);
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     await restartItemAuthorization(tx, ctx, id);
+    return keepAnswer({ ...connectionView(await findConnection(tx, ctx, id)), connect_token: token });
   });
-  return { ...connectionView(await findConnection(em, ctx, id)), connect_token: token };
 }
 
 /**
@@ -78,13 +79,14 @@ export async function attachItem(
     return bankFailure(err);
   }
   if (!item || item.clientUserId !== connection.id) throw notFound('Item não encontrado para esta conexão');
-  await em.transactional(async (tx) => {
+  const answer = await em.transactional(async (tx) => {
     if (!(await activateItem(tx, connection.id, item.id, item.connectorName)))
       throw conflict('A conexão já está ativa');
     queueSync(tx, ctx, connection.id);
+    return keepAnswer(connectionView(await findConnection(tx, ctx, id)));
   });
   relaySoon();
-  return connectionView(await findConnection(em, ctx, id));
+  return answer;
 }
 
 /**
