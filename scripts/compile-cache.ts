@@ -25,16 +25,19 @@ const sourceUrl = (service: Service, file: string) =>
 /** The supervisor of `npm start` (it runs before this step fills the cache, so the next start finds it warm). */
 const SUPERVISOR = new URL('./start.ts', import.meta.url).href;
 const SUPERVISOR_MODULES = [new URL('./restart-policy.ts', import.meta.url).href];
+/** Banco Sandbox, which `npm start` runs beside the services in development. */
+const SANDBOX = new URL('../sandbox/src/main.ts', import.meta.url).href;
+const SANDBOX_MODULES = [new URL('../sandbox/src/server.ts', import.meta.url).href];
 
 /**
- * Loads every module the services and the supervisor load, without starting any, and writes Node's compile cache
+ * Loads every module the services, the supervisor and Banco Sandbox load, without starting any, and writes Node's compile cache
  * (`NODE_COMPILE_CACHE`): a process that finds its type-stripped sources there never loads the TypeScript
  * stripper (≈20 MB it would keep for its lifetime) and compiles less. Run it in a process of its own, which
  * exits after (it keeps all it imported). False when the compile cache is off.
  */
 export async function warmCompileCache(): Promise<boolean> {
   if (!getCompileCacheDir()) return false;
-  const mains = new Set([...SERVICES.map((service) => sourceUrl(service, 'main.ts')), SUPERVISOR]);
+  const mains = new Set([...SERVICES.map((service) => sourceUrl(service, 'main.ts')), SUPERVISOR, SANDBOX]);
   // a main.ts (or the supervisor) starts its service when evaluated: its imports resolve to an empty module, so it is stripped,
   // compiled and cached, then fails to link before any of its code runs
   registerHooks({
@@ -53,7 +56,7 @@ export async function warmCompileCache(): Promise<boolean> {
       },
     );
   }
-  const modules = new Set<string>([...SHARED_STARTUP, ...SUPERVISOR_MODULES]);
+  const modules = new Set<string>([...SHARED_STARTUP, ...SUPERVISOR_MODULES, ...SANDBOX_MODULES]);
   for (const service of SERVICES) for (const file of SERVICE_MODULES[service]) modules.add(sourceUrl(service, file));
   await Promise.all([...modules].map((specifier) => import(specifier)));
   flushCompileCache();
