@@ -178,6 +178,8 @@ describe('Open Finance: consent lifecycle, callback, secrets and failures', () =
 
     const completed = await fetch(callback);
     expect(completed.status).toBe(200);
+    // the first sync, which the completion queued, writes the row too: compare once it is done
+    await syncedImport(tenant.api, id);
     const active = await row(id);
     expect(active.status).toBe('ACTIVE');
     const replay = await stack.client().get(callback.slice(stack.url.length));
