@@ -30,8 +30,8 @@ const SANDBOX = new URL('../sandbox/src/main.ts', import.meta.url).href;
 const SANDBOX_MODULES = [new URL('../sandbox/src/server.ts', import.meta.url).href];
 
 /**
- * Loads every module the services, the supervisor and Banco Sandbox load, without starting any, and writes Node's compile cache
- * (`NODE_COMPILE_CACHE`): a process that finds its type-stripped sources there never loads the TypeScript
+ * Loads every module the services, the supervisor and Banco Sandbox load, without starting any, and writes Node's
+ * compile cache (`NODE_COMPILE_CACHE`): a process that finds its type-stripped sources there never loads the TypeScript
  * stripper (≈20 MB it would keep for its lifetime) and compiles less. Run it in a process of its own, which
  * exits after (it keeps all it imported). False when the compile cache is off.
  */
