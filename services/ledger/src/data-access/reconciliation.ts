@@ -6,29 +6,34 @@ import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 
 /**
  * Pairs of (unpaid manual forecast, effected imported entry) the matching rule joins and that are each other's
- * best candidate (closest date, then the oldest forecast / the earliest entry): the forecasts are the context's
- * live, unpaid, manual (no `external_id`), not reconciled entries; the entries are live, paid, imported and not
- * yet the reconciliation of another forecast. A forecast is an account entry (a card's are always paid): the pair
- * shares the account, which the forecasts' index leads with after the context. `importedIds` narrows the entries (an
- * import's own), else all.
+ * best candidate (closest date, then the oldest forecast / the earliest entry): the entries are live, paid,
+ * imported and not yet the reconciliation of a live forecast; the forecasts are the context's live, unpaid, manual
+ * (no `external_id`), not reconciled, non-transfer entries. A forecast is an account entry (a card's are always
+ * paid): the pair shares the account. `importedIds` narrows the entries (an import's own), else all. The one home
+ * of the pairing, for suggestions and for automatic reconciliation.
  */
-function suggestionPairsSql(ctx: CallerContext, windowDays: number, importedIds: string[] | null) {
+export function forecastPairsSql(ctx: CallerContext, windowDays: number, importedIds: string[] | null) {
   const f = contextSql(ctx, 'f');
   const i = contextSql(ctx, 'i');
   return {
+    // `offset 0` keeps the lateral join as written: each entry probes the forecasts' index. An import's own rows are
+    // not analysed yet, and the planner, seeing few, would otherwise compare every forecast with every entry
     sql: `select f.id as forecast_id, i.id as transaction_id,
          row_number() over (partition by i.id order by abs(f.date - i.date), f.created_at, f.id) as forecast_rank,
          row_number() over (partition by f.id order by abs(f.date - i.date), i.date, i.id) as entry_rank
-       from transactions f
-       join transactions i on ${i.sql} and i.deleted_at is null and i.paid and i.external_id is not null
-         and i.is_expense = f.is_expense and i.amount = f.amount
-         and i.account_id = f.account_id
-         and i.date between f.date - ? and f.date + ?
-         ${importedIds ? 'and i.id = any(array(select v::uuid from jsonb_array_elements_text(?::jsonb) as v))' : ''}
-         and not exists (select 1 from transactions r where r.reconciled_with_transaction_id = i.id and r.deleted_at is null)
-       where ${f.sql} and f.deleted_at is null and not f.paid and f.external_id is null and f.reconciled_at is null
-         and f.type <> 'TRANSFER'`,
-    params: [...i.params, windowDays, windowDays, ...(importedIds ? [JSON.stringify(importedIds)] : []), ...f.params],
+       from transactions i
+       cross join lateral (
+         select f.id, f.date, f.created_at from transactions f
+         where ${f.sql} and f.account_id = i.account_id and f.amount = i.amount and f.is_expense = i.is_expense
+           and f.date between i.date - ? and i.date + ?
+           and f.deleted_at is null and not f.paid and f.external_id is null and f.reconciled_at is null
+           and f.type <> 'TRANSFER'
+         offset 0
+       ) f
+       where ${i.sql} and i.deleted_at is null and i.paid and i.external_id is not null
+         ${importedIds ? 'and i.id = any(cast(? as uuid[]))' : ''}
+         and not exists (select 1 from transactions r where r.reconciled_with_transaction_id = i.id and r.deleted_at is null)`,
+    params: [...f.params, windowDays, windowDays, ...i.params, ...(importedIds ? [`{${importedIds.join(',')}}`] : [])],
   };
 }
 
@@ -40,7 +45,7 @@ export async function countSuggestionsFor(
   windowDays: number,
 ): Promise<number> {
   if (importedIds.length === 0) return 0;
-  const pairs = suggestionPairsSql(ctx, windowDays, importedIds);
+  const pairs = forecastPairsSql(ctx, windowDays, importedIds);
   const [row] = await runSql<{ n: number }>(
     em,
     `select count(*)::int as n from (${pairs.sql}) p where p.forecast_rank = 1 and p.entry_rank = 1`,
@@ -56,7 +61,7 @@ export async function selectSuggestionPage(
   windowDays: number,
   page: { limit: number; after: string | null },
 ): Promise<Array<{ forecast_id: string; transaction_id: string }>> {
-  const pairs = suggestionPairsSql(ctx, windowDays, null);
+  const pairs = forecastPairsSql(ctx, windowDays, null);
   return runSql(
     em,
     `select p.forecast_id, p.transaction_id from (${pairs.sql}) p

@@ -6,14 +6,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { userEditedFields } from '../domain/open-banking/user-edits.ts';
 import { descriptionOf, entryDateOf } from '../domain/transactions/transaction-input.ts';
 import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
+import { forecastPairsSql } from './reconciliation.ts';
 import type { RuleRow } from './rule-repository.ts';
 import { addEditedFieldsSql, SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
 /**
- * One pass of automatic reconciliation (when the context enabled it): each imported entry and the live,
- * unpaid, manual, unreconciled forecast of the same account (or card), direction and amount within
- * `windowDays` that are each other's best candidate (closest date, then oldest) are paired; the forecasts
- * reconciled, as changed rows.
+ * One pass of automatic reconciliation (when the context enabled it): each imported entry and the forecast that
+ * are each other's best candidate (`forecastPairsSql`) are paired; the forecasts reconciled, as changed rows.
  */
 export async function reconcileForecastsPass(
   em: EntityManager,
@@ -22,35 +21,18 @@ export async function reconcileForecastsPass(
   windowDays: number,
 ): Promise<ChangedRow[]> {
   const config = contextSql(ctx);
-  const forecasts = contextSql(ctx, 'f');
+  const pairs = forecastPairsSql(ctx, windowDays, importedIds);
   return runSql<ChangedRow>(
     em,
     `with cfg as (
        select coalesce(bool_or(auto_reconcile_enabled), false) as enabled from personal_configs where ${config.sql}
-     ),
-     imported as (
-       select i.id, i.account_id, i.credit_card_id, i.is_expense, i.amount, i.date
-       from transactions i cross join cfg
-       where cfg.enabled and i.id = any(cast(? as uuid[])) and i.deleted_at is null
-         and not exists (select 1 from transactions r where r.reconciled_with_transaction_id = i.id)
-     ),
-     pairs as (
-       select i.id as imported_id, f.id as forecast_id,
-         row_number() over (partition by i.id order by abs(f.date - i.date), f.created_at, f.id) as forecast_rank,
-         row_number() over (partition by f.id order by abs(f.date - i.date), i.date, i.id) as imported_rank
-       from imported i
-         join transactions f on ${forecasts.sql} and f.deleted_at is null and not f.paid and f.external_id is null
-           and f.reconciled_at is null and f.is_expense = i.is_expense and f.amount = i.amount
-           -- a forecast is an account entry (a card's are always paid): through the forecasts' index
-           and f.account_id = i.account_id
-           and f.date between i.date - ? and i.date + ?
      )
      update transactions f set reconciled_at = now(), reconciled_by_user_id = ?,
-       reconciled_with_transaction_id = p.imported_id, updated_at = now()
-     from pairs p
-     where f.id = p.forecast_id and p.forecast_rank = 1 and p.imported_rank = 1
+       reconciled_with_transaction_id = p.transaction_id, updated_at = now()
+     from cfg, (${pairs.sql}) p
+     where cfg.enabled and f.id = p.forecast_id and p.forecast_rank = 1 and p.entry_rank = 1
      returning ${changedColumns('f')}`,
-    [...config.params, `{${importedIds.join(',')}}`, ...forecasts.params, windowDays, windowDays, ctx.userId],
+    [...config.params, ctx.userId, ...pairs.params],
   );
 }
 
