@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sessionOptions } from '@finance/shared/db/orm';
 import express from 'express';
 import pg from 'pg';
 import type { Statement } from './raw-sql.ts';
@@ -28,7 +29,7 @@ export interface BaselineServer {
  */
 export async function startBaselineServer(databaseUrl: string, userId: string): Promise<BaselineServer> {
   // the services' statements name their tables unqualified, resolved on the ledger's search path
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: '-c search_path=ledger,public' });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: sessionOptions('ledger') });
   await pool.query(`create schema if not exists ${BASELINE_SCHEMA}`);
   await pool.query(
     `create table if not exists ${BASELINE_SCHEMA}.transactions (like ledger.transactions including all)`,

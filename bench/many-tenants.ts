@@ -45,8 +45,10 @@ async function wholeScansOfLargeTables(databaseUrl: string) {
   await db.connect();
   try {
     const { rows } = await db.query<{ table: string; rows: string; scans: string }>(
-      `select schemaname || '.' || relname as table, n_live_tup as rows, seq_scan as scans from pg_stat_user_tables
-        where schemaname in ('ledger', 'billing', 'insights') and n_live_tup > 10000 and seq_scan > 0
+      // the size from the planner's statistics (vacuumed after the copies): pg_stat_reset() zeroes n_live_tup too
+      `select schemaname || '.' || relname as table, c.reltuples::bigint as rows, seq_scan as scans
+        from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+        where schemaname in ('ledger', 'billing', 'insights') and c.reltuples > 10000 and seq_scan > 0
           and exists (select 1 from information_schema.columns c
                        where c.table_schema = schemaname and c.table_name = relname and c.column_name = 'context_id')
         order by 1`,
@@ -182,6 +184,7 @@ export async function manyTenants(
   try {
     otherRows = (await cloneContext(db, templateKey, options.contexts - 1)).rows;
     await db.query('vacuum (analyze) ledger.transactions');
+    await db.query('analyze');
     // what the reads among the others scan from here on (the statistics of this database only)
     await db.query('select pg_stat_reset()');
   } finally {

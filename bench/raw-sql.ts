@@ -1,4 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import { sessionOptions } from '@finance/shared/db/orm';
 import { numberedStatement } from '@finance/shared/db/sql';
 import pg from 'pg';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
@@ -51,7 +52,7 @@ export async function sqlLoad(
   const clients = await Promise.all(
     Array.from({ length: connections }, async () => {
       // the services' statements name their tables unqualified, resolved on the ledger's search path
-      const client = new pg.Client({ connectionString: databaseUrl, options: '-c search_path=ledger,public' });
+      const client = new pg.Client({ connectionString: databaseUrl, options: sessionOptions('ledger') });
       await client.connect();
       return client;
     }),

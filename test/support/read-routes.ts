@@ -131,9 +131,10 @@ export async function createReadRecords(
   const subcategory = await created(api, '/v1/subcategories', { name: 'Sub', category_id: category.id });
   const tag = await created(api, '/v1/tags', { name: `Etiqueta ${randomUUID().slice(0, 8)}` });
   // a rule starts from an entry with a merchant, which only a bank's import brings
+  const bankAccount = `Conta do banco ${randomUUID().slice(0, 8)}`;
   const accepted = await created(api, '/v1/open-banking/imports', {
     connection: { id: randomUUID(), institution: 'Banco' },
-    accounts: [{ external_id: 'conta', name: 'Conta do banco', type: 'PERSONAL_BANK', subtype: null, balance: 0 }],
+    accounts: [{ external_id: 'conta', name: bankAccount, type: 'PERSONAL_BANK', subtype: null, balance: 0 }],
     transactions: [
       {
         external_id: 'padaria',
@@ -162,8 +163,10 @@ export async function createReadRecords(
     if (current.state === 'failed') throw new Error(`import failed: ${JSON.stringify(current)}`);
     return current.state === 'completed' && current;
   }, 30_000);
-  const imported = (await api.get(`/v1/transactions?start_date=${today}&end_date=${today}&limit=500`)).body.data;
-  const source = imported.find((transaction: { title: string }) => transaction.title === 'Padaria do Bairro');
+  // through its account: the context may hold more than a page of entries dated today
+  const accounts: Array<{ id: string; name: string }> = (await api.get('/v1/accounts?limit=500')).body.data;
+  const account = accounts.find((candidate) => candidate.name === bankAccount);
+  const [source] = (await api.get(`/v1/transactions?account_id=${account?.id}&limit=500`)).body.data;
   const rule = await created(api, '/v1/categorization-rules', {
     source_transaction_id: source.id,
     category_id: category.id,

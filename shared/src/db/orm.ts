@@ -20,6 +20,14 @@ export interface OrmOptions {
   onQuery?: (sql: string) => void;
 }
 
+/**
+ * The settings of every connection to a service's schema (libpq `options`): unqualified SQL resolves to the schema,
+ * and the planner prices a random page read at 1.1, not PostgreSQL's default 4 (spinning disks). With thousands of
+ * contexts, a large one (5 % of the transactions) was read by scanning the whole table (800 ms) where its index
+ * reads 5 % of the pages (245 ms): storage is SSD or cache (docs/architecture.md, rule 10).
+ */
+export const sessionOptions = (schema: string) => `-c search_path=${schema},public -c random_page_cost=1.1`;
+
 /** Starts MikroORM on one service's schema; entities and migrations are listed explicitly, never discovered. */
 export async function initOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init({
@@ -32,9 +40,8 @@ export async function initOrm(options: OrmOptions): Promise<MikroORM> {
     ensureDatabase: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax ?? 10 },
-    // unqualified SQL (migrations, raw queries) resolves to the service's own schema
     driverOptions: {
-      options: `-c search_path=${options.schema},public`,
+      options: sessionOptions(options.schema),
       application_name: `finance-${options.schema}`,
     },
     migrations: {
