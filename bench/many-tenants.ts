@@ -223,9 +223,12 @@ export async function manyTenants(
 
 /** The reads as a Markdown table: p50 alone, p50 among the others, the ratio. */
 export function tenantsTable(result: TenantsResult): string {
+  // a window no answer arrived in has no p50: said so, not a ratio of zero
+  const p50 = (figure: { p50: number }) => (figure.p50 > 0 ? String(figure.p50) : 'no answer in the window');
   const rows = result.reads.map(
     (read) =>
-      `| ${read.context} | \`${read.route}\` | ${read.alone.p50} | ${read.crowded.p50} | ${read.ratio.toFixed(2)}× |` +
+      `| ${read.context} | \`${read.route}\` | ${p50(read.alone)} | ${p50(read.crowded)} | ` +
+      `${read.alone.p50 > 0 && read.crowded.p50 > 0 ? `${read.ratio.toFixed(2)}×` : '—'} |` +
       (read.alone.non2xx || read.crowded.non2xx ? ` ${read.alone.non2xx}/${read.crowded.non2xx} failed` : ''),
   );
   return [
