@@ -46,11 +46,11 @@ async function wholeScansOfLargeTables(databaseUrl: string) {
   try {
     const { rows } = await db.query<{ table: string; rows: string; scans: string }>(
       // the size from the planner's statistics (vacuumed after the copies): pg_stat_reset() zeroes n_live_tup too
-      `select schemaname || '.' || relname as table, c.reltuples::bigint as rows, seq_scan as scans
-        from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-        where schemaname in ('ledger', 'billing', 'insights') and c.reltuples > 10000 and seq_scan > 0
+      `select s.schemaname || '.' || s.relname as table, k.reltuples::bigint as rows, s.seq_scan as scans
+        from pg_stat_user_tables s join pg_class k on k.oid = s.relid
+        where s.schemaname in ('ledger', 'billing', 'insights') and k.reltuples > 10000 and s.seq_scan > 0
           and exists (select 1 from information_schema.columns c
-                       where c.table_schema = schemaname and c.table_name = relname and c.column_name = 'context_id')
+                       where c.table_schema = s.schemaname and c.table_name = s.relname and c.column_name = 'context_id')
         order by 1`,
     );
     return rows.map((row) => ({ table: row.table, rows: Number(row.rows), scans: Number(row.scans) }));
