@@ -5,7 +5,7 @@
 #      `npm run typecheck` on the context (node_modules of the checkout stand in for the deps stage's
 #      `npm ci`: same lock file),
 #   3. the prod-deps stage's `npm ci --omit=dev --ignore-scripts`, offline from the npm cache,
-#   4. the runtime stage's tree (production node_modules + shared, services, scripts) started with
+#   4. the runtime stage's tree (production node_modules + shared, services, scripts, sandbox) started with
 #      NODE_ENV=production through scripts/runtime.sh, as the image's entrypoint runs it: migrations, the
 #      compile cache filled, then the four services, each must answer /healthz without loading the TypeScript
 #      stripper; SIGTERM must stop each with exit code 0.
@@ -68,7 +68,7 @@ done
 echo "production node_modules: $(du -sh "$PROD/node_modules" | cut -f1)"
 
 step "runtime stage: start the production tree"
-for dir in shared services scripts; do rm -rf "${PROD:?}/$dir"; cp -r "$CTX/$dir" "$PROD/$dir"; done
+for dir in shared services scripts sandbox; do rm -rf "${PROD:?}/$dir"; cp -r "$CTX/$dir" "$PROD/$dir"; done
 # the workspace manifests copied above stay (npm links the workspaces to them)
 for ws in $("$NODE" -p "require('./package.json').workspaces.join(' ')"); do
   cp "$CTX/$ws/package.json" "$PROD/$ws/package.json"
