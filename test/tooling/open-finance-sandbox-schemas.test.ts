@@ -17,7 +17,14 @@ import {
   pageOf,
   resourceSchema,
 } from '../../services/ledger/src/data-access/open-finance/bank-schemas.ts';
-import { authorizeInBrowser, SANDBOX_CLIENT_ID, type SandboxProcess, sandboxFor } from '../support/sandbox-bank.ts';
+import { PERMISSIONS } from '../../services/ledger/src/data-access/open-finance/open-finance-connector.ts';
+import {
+  ANA_CPF,
+  authorizeInBrowser,
+  SANDBOX_CLIENT_ID,
+  type SandboxProcess,
+  sandboxFor,
+} from '../support/sandbox-bank.ts';
 
 const REDIRECT = 'http://127.0.0.1:9/v1/open-banking/callback';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -53,23 +60,8 @@ describe('Banco Sandbox answers as the documents say', () => {
     consentsToken = (await oidc.clientCredentialsGrant(config, { scope: 'consents' })).access_token;
     const created = await call('POST', '/open-banking/consents/v3/consents', consentsToken, {
       data: {
-        loggedUser: { document: { identification: '76109277673', rel: 'CPF' } },
-        permissions: [
-          'ACCOUNTS_READ',
-          'ACCOUNTS_BALANCES_READ',
-          'ACCOUNTS_TRANSACTIONS_READ',
-          'CREDIT_CARDS_ACCOUNTS_READ',
-          'CREDIT_CARDS_ACCOUNTS_BILLS_READ',
-          'CREDIT_CARDS_ACCOUNTS_BILLS_TRANSACTIONS_READ',
-          'CREDIT_CARDS_ACCOUNTS_LIMITS_READ',
-          'CREDIT_CARDS_ACCOUNTS_TRANSACTIONS_READ',
-          'BANK_FIXED_INCOMES_READ',
-          'CREDIT_FIXED_INCOMES_READ',
-          'FUNDS_READ',
-          'TREASURE_TITLES_READ',
-          'VARIABLE_INCOMES_READ',
-          'RESOURCES_READ',
-        ],
+        loggedUser: { document: { identification: ANA_CPF, rel: 'CPF' } },
+        permissions: PERMISSIONS,
         expirationDateTime: `${day(300)}T00:00:00Z`,
       },
     });
