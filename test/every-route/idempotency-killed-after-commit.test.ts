@@ -2,7 +2,7 @@ import { todayIn } from '@finance/shared/clock';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
 import type { ApiClient } from '../support/api-client.ts';
-import { importCompleted } from '../support/imports.ts';
+import { importedMerchantEntry } from '../support/imports.ts';
 import { PluggyServer } from '../support/pluggy-server.ts';
 import { ANA_CPF } from '../support/sandbox-bank.ts';
 import { TestStack } from '../support/stack.ts';
@@ -297,24 +297,7 @@ describe('idempotency: every write route, its service killed right after its com
     ids.real = (await entry({ paid: true, title: 'Real' })).id;
     ids.category = (await created('/v1/categories', { name: 'Própria', is_expense: true })).id;
     ids.subcategory = (await created('/v1/subcategories', { name: 'Sub', category_id: ids.category })).id;
-    await importCompleted(api, {
-      connection: { id: 'conn-every', institution: 'Banco' },
-      accounts: [{ external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 }],
-      transactions: [
-        {
-          external_id: 't-1',
-          account_external_id: 'a-1',
-          amount: 300,
-          date: '2026-03-02',
-          is_expense: true,
-          title: 'Padaria',
-          merchant_name: 'Padaria do Bairro',
-        },
-      ],
-    });
-    ids.merchant = (await api.get('/v1/transactions?limit=500')).body.data.find(
-      (t: { title: string }) => t.title === 'Padaria',
-    ).id;
+    ids.merchant = (await importedMerchantEntry(api, 'conn-every')).transactionId;
     ids.rule = (
       await created('/v1/categorization-rules', { source_transaction_id: ids.merchant, category_id: ids.category })
     ).rule.id;

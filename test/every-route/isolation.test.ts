@@ -3,7 +3,7 @@ import { todayIn } from '@finance/shared/clock';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import type { ApiClient } from '../support/api-client.ts';
-import { importCompleted } from '../support/imports.ts';
+import { importedMerchantEntry } from '../support/imports.ts';
 import { sampleBody } from '../support/route-requests.ts';
 import { TestStack } from '../support/stack.ts';
 import { tableContents } from '../support/table-contents.ts';
@@ -93,28 +93,11 @@ describe('isolation on every route that takes an id', () => {
         installments: 2,
       })
     ).id;
-    const importJob = await importCompleted(api, {
-      connection: { id: 'conn-iso', institution: 'Banco' },
-      accounts: [{ external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 }],
-      transactions: [
-        {
-          external_id: 't-1',
-          account_external_id: 'a-1',
-          amount: 300,
-          date: '2026-03-02',
-          is_expense: true,
-          title: 'Padaria',
-          merchant_name: 'Padaria do Bairro',
-        },
-      ],
-    });
+    const { job: importJob, transactionId: importedId } = await importedMerchantEntry(api, 'conn-iso');
     ids.job = importJob.id;
     ids.connection = importJob.result.connection_id;
-    const imported = (await api.get('/v1/transactions?limit=500')).body.data.find(
-      (t: { title: string }) => t.title === 'Padaria',
-    );
     ids.rule = (
-      await created('/v1/categorization-rules', { source_transaction_id: imported.id, category_id: ids.category })
+      await created('/v1/categorization-rules', { source_transaction_id: importedId, category_id: ids.category })
     ).rule.id;
     ids.tag = (await created('/v1/tags', { name: 'Dono' })).id;
     ids.contact = (await created('/v2/business/contacts', { name: 'Cliente' })).id;

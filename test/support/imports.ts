@@ -22,3 +22,27 @@ export async function importCompleted(api: ApiClient, body: unknown) {
   expect(job.state).toBe('completed');
   return job;
 }
+
+/**
+ * One bank entry with a merchant (which only an import brings, and a rule starts from) imported on a new connection
+ * `connectionId`: the finished job and the entry's id.
+ */
+export async function importedMerchantEntry(api: ApiClient, connectionId: string) {
+  const job = await importCompleted(api, {
+    connection: { id: connectionId, institution: 'Banco' },
+    accounts: [{ external_id: 'a-1', name: 'Conta', type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 1 }],
+    transactions: [
+      {
+        external_id: 't-1',
+        account_external_id: 'a-1',
+        amount: 300,
+        date: '2026-03-02',
+        is_expense: true,
+        title: 'Padaria',
+        merchant_name: 'Padaria do Bairro',
+      },
+    ],
+  });
+  const entries: Array<{ id: string; title: string }> = (await api.get('/v1/transactions?limit=500')).body.data;
+  return { job, transactionId: entries.find((entry) => entry.title === 'Padaria')?.id as string };
+}
