@@ -1,7 +1,7 @@
+import type { NotificationKind } from '@finance/shared/contracts/insights/notifications';
 import { newId } from '@finance/shared/db/base-entity';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { NotificationKind } from './entities/notification.ts';
 
 export interface NewNotification {
   userId: string;

@@ -11,17 +11,21 @@ import {
 } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
+/** What a notification tells: the one list the API documents and the insights service writes. */
+export const NOTIFICATION_KINDS = [
+  'SPENDING_LIMIT_WARNING',
+  'SPENDING_LIMIT_EXCEEDED',
+  'GOAL_REMINDER',
+  'WEBHOOK_DISABLED',
+  'CONNECTION_REVOKED',
+  'CONNECTION_EXPIRED',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
 export const notificationSchema = Joi.object({
   id: anyUuid().required(),
   kind: Joi.string()
-    .valid(
-      'SPENDING_LIMIT_WARNING',
-      'SPENDING_LIMIT_EXCEEDED',
-      'GOAL_REMINDER',
-      'WEBHOOK_DISABLED',
-      'CONNECTION_REVOKED',
-      'CONNECTION_EXPIRED',
-    )
+    .valid(...NOTIFICATION_KINDS)
     .required(),
   title: Joi.string().required(),
   message: Joi.string().required(),

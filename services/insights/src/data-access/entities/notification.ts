@@ -1,15 +1,6 @@
+import type { NotificationKind } from '@finance/shared/contracts/insights/notifications';
 import { OwnedSchema } from '@finance/shared/db/base-entity';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/postgresql';
-
-export const NOTIFICATION_KINDS = [
-  'SPENDING_LIMIT_WARNING',
-  'SPENDING_LIMIT_EXCEEDED',
-  'GOAL_REMINDER',
-  'WEBHOOK_DISABLED',
-  'CONNECTION_REVOKED',
-  'CONNECTION_EXPIRED',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NotificationSchema = defineEntity({
   name: 'Notification',
