@@ -3,11 +3,12 @@ import type { Sandbox } from './server.ts';
 
 /**
  * What a test (or a person with curl) does to the institution from outside: see its consents, have the customer
- * revoke one or the institution expire it, make the next calls fail, effect the pending entries. A sandbox only.
+ * revoke one or the institution expire it, make the next calls fail, effect the pending entries, add records as
+ * some institutions send them. A sandbox only.
  */
 export function adminRoutes(sandbox: () => Sandbox): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '16kb' }));
+  router.use(express.json({ limit: '1mb' }));
   router.get('/consents', (_req, res) => {
     res.json(
       sandbox()
@@ -32,16 +33,34 @@ export function adminRoutes(sandbox: () => Sandbox): Router {
     act((id) => sandbox().expire(id)),
   );
   router.post('/faults', (req, res) => {
-    const { status, times = 1, path, delay_ms: delayMs, body } = req.body ?? {};
+    const { status, times = 1, path, delay_ms: delayMs, body, retry_after: retryAfter } = req.body ?? {};
     if (!Number.isInteger(status) || status < 200 || status > 599 || !Number.isInteger(times) || times < 1) {
       res.status(400).json({ message: 'status (200–599) e times (≥ 1) inteiros' });
       return;
     }
-    sandbox().faults.push({ status, times, path, delayMs, body });
+    if (retryAfter !== undefined && (!Number.isInteger(retryAfter) || retryAfter < 0)) {
+      res.status(400).json({ message: 'retry_after em segundos inteiros' });
+      return;
+    }
+    sandbox().faults.push({ status, times, path, delayMs, body, retryAfter });
     res.status(204).end();
   });
   router.delete('/faults', (_req, res) => {
     sandbox().faults.length = 0;
+    res.status(204).end();
+  });
+  // records as a real institution may send them (another shape, a repeated id, a missing field): appended raw
+  router.post('/records', (req, res) => {
+    const { cpf, account_id: accountId, card_id: cardId, transactions } = req.body ?? {};
+    const customer = sandbox().customers.find((c) => c.cpf === cpf);
+    const list = accountId
+      ? customer?.accounts.find((a) => a.accountId === accountId)?.transactions
+      : customer?.cards.find((c) => c.creditCardAccountId === cardId)?.open;
+    if (!list || !Array.isArray(transactions)) {
+      res.status(404).json({ message: 'cliente, conta ou cartão desconhecido, ou transactions ausente' });
+      return;
+    }
+    list.push(...transactions);
     res.status(204).end();
   });
   router.post('/settle', (_req, res) => {

@@ -101,6 +101,8 @@ export interface Customer {
 }
 
 const at = (day: string, time = '15:30:00') => `${day}T${time}.000Z`;
+/** `billPostDate` of a card entry not yet on a bill (the documents' dummy day). */
+const DUMMY_DAY = '0001-01-01';
 
 const MERCHANTS = [
   { name: 'PADARIA PAO QUENTE', cnpj: '12345678000195' },
@@ -118,7 +120,13 @@ const EMPLOYER = { name: 'SALARIO EMPRESA EXEMPLO LTDA', cnpj: '11222333000181' 
 const UTILITY = { name: 'CONTA DE LUZ ENERGIA SA', cnpj: '61695227000193' };
 
 /** A checking account's year: salary, Pix, TED, boleto and card-bill payments, and the entries tests rely on. */
-function checkingAccount(prefix: string, today: string, bills: Bill[], seed: string): Account {
+function checkingAccount(
+  prefix: string,
+  today: string,
+  bills: Bill[],
+  seed: string,
+  holder: { cpf: string; investments: Investment[] },
+): Account {
   const random = seeded(seed);
   const transactions: AccountTransaction[] = [];
   let n = 0;
@@ -205,6 +213,55 @@ function checkingAccount(prefix: string, today: string, bills: Bill[], seed: str
         partiePersonType: 'PESSOA_JURIDICA',
       });
     }
+  }
+  // money of the holder's own: a Pix to their account at another bank, an application and a redemption
+  add({
+    creditDebitType: 'DEBITO',
+    transactionName: 'PIX ENVIADO MESMA TITULARIDADE',
+    type: 'PIX',
+    transactionAmount: brl(70000),
+    transactionDateTime: at(addDays(today, -20)),
+    partieCnpjCpf: holder.cpf,
+    partiePersonType: 'PESSOA_NATURAL',
+    partieCompeCode: '260',
+    partieBranchCode: '0001',
+    partieNumber: '98765432',
+    partieCheckDigit: '1',
+  });
+  for (const investment of holder.investments.filter((position) => position.purchaseDate >= start)) {
+    add({
+      creditDebitType: 'DEBITO',
+      transactionName: `APLICACAO ${investment.name.toUpperCase()}`.slice(0, 200),
+      type: 'OUTROS',
+      transactionAmount: brl(investment.principalCents),
+      transactionDateTime: at(investment.purchaseDate, '10:00:00'),
+      partieCnpjCpf: BANK.companyCnpj,
+      partiePersonType: 'PESSOA_JURIDICA',
+    });
+  }
+  add({
+    creditDebitType: 'CREDITO',
+    transactionName: 'RESGATE FUNDO SANDBOX RENDA FIXA',
+    type: 'RESGATE_APLIC_FINANCEIRA',
+    transactionAmount: brl(125000),
+    transactionDateTime: at(addDays(today, -30), '10:00:00'),
+    partieCnpjCpf: BANK.companyCnpj,
+    partiePersonType: 'PESSOA_JURIDICA',
+  });
+  // two fees under one id, as some institutions give them
+  const feesId = `${prefix}-tx-tarifas`;
+  for (const cents of [50, 26]) {
+    transactions.push({
+      transactionId: feesId,
+      completedAuthorisedPaymentType: 'TRANSACAO_EFETIVADA',
+      creditDebitType: 'DEBITO',
+      transactionName: cents === 50 ? 'TARIFA PIX AGENDADO' : 'TARIFA SMS',
+      type: 'TARIFA_SERVICOS_AVULSOS',
+      transactionAmount: brl(cents),
+      transactionDateTime: at(addDays(today, -12), '09:00:00'),
+      partieCnpjCpf: BANK.companyCnpj,
+      partiePersonType: 'PESSOA_JURIDICA',
+    });
   }
   // the amounts and hours the mapping rules are tested on
   add({
@@ -293,6 +350,7 @@ function creditCard(prefix: string, today: string, seed: string): Card {
   const installmentStart = addMonths(addDays(lastClosing, 6), -4); // bought 4 bills ago, in 6 parts
   const foreignDay = addDays(addMonths(lastClosing, -2), 8);
   const cashbackDay = addDays(addMonths(lastClosing, -1), 4);
+  const refundDay = addDays(addMonths(lastClosing, -3), 10);
   const purchase = (
     day: string,
     billPostDate: string,
@@ -303,7 +361,8 @@ function creditCard(prefix: string, today: string, seed: string): Card {
       transactionId: txId(),
       identificationNumber: last4,
       creditDebitType: 'DEBITO',
-      transactionType: 'OUTROS',
+      // a purchase is a PAGAMENTO (paid at once, A_VISTA, or in installments, A_PRAZO)
+      transactionType: 'PAGAMENTO',
       paymentType: 'A_VISTA',
       brazilianAmount: brl(cents),
       amount: brl(cents),
@@ -349,6 +408,17 @@ function creditCard(prefix: string, today: string, seed: string): Card {
         }),
       );
     }
+    if (refundDay >= from && refundDay < to) {
+      rows.push(
+        purchase(refundDay, postDate, {
+          transactionName: 'ESTORNO LIVRARIA CULTURA NOVA',
+          cents: 3990,
+          creditDebitType: 'CREDITO',
+          transactionType: 'ESTORNO',
+          paymentType: undefined,
+        }),
+      );
+    }
     if (cashbackDay >= from && cashbackDay < to) {
       rows.push(
         purchase(cashbackDay, postDate, {
@@ -372,25 +442,11 @@ function creditCard(prefix: string, today: string, seed: string): Card {
         sum + (tx.creditDebitType === 'DEBITO' ? 1 : -1) * Number(tx.brazilianAmount.amount.replace('.', '')),
       0,
     );
-    if (dueDate < today) {
-      // the payment of the bill, as the institution lists it among the bill's entries
-      transactions.push({
-        transactionId: txId(),
-        identificationNumber: last4,
-        billId,
-        transactionName: 'PAGAMENTO RECEBIDO',
-        creditDebitType: 'CREDITO',
-        transactionType: 'PAGAMENTO',
-        brazilianAmount: brl(totalCents),
-        amount: brl(totalCents),
-        transactionDateTime: at(dueDate, '11:00:00'),
-        billPostDate: dueDate,
-      });
-    }
+    // its payment is in the bill's `payments` (and a debit of the account), not among its entries
     bills.push({ billId, dueDate, closingDate, totalCents, transactions });
   }
-  // posted to the bill that closes next
-  const open = periodPurchases(lastClosing, addDays(today, 1), addMonths(lastClosing, 1)).filter(
+  // not on a bill yet: the documents' dummy day
+  const open = periodPurchases(lastClosing, addDays(today, 1), DUMMY_DAY).filter(
     (tx) => tx.transactionDateTime.slice(0, 10) < today,
   );
   return {
@@ -463,23 +519,71 @@ export function balanceCents(account: Account): number {
 }
 
 /** The test customers, the same on every start for the same `today`. */
-export function buildCustomers(today: string): Customer[] {
+export function buildCustomers(today: string, largeEntries = LARGE_ENTRIES): Customer[] {
   const card = creditCard('ana', today, 'ana-card');
+  const anaCpf = '76109277673';
+  const anaInvestments = investments('ana', today);
   const ana: Customer = {
-    cpf: '76109277673',
+    cpf: anaCpf,
     name: 'Ana Sandbox',
-    accounts: [checkingAccount('ana', today, card.bills, 'ana-conta')],
+    accounts: [checkingAccount('ana', today, card.bills, 'ana-conta', { cpf: anaCpf, investments: anaInvestments })],
     cards: [card],
-    investments: investments('ana', today),
+    investments: anaInvestments,
   };
   const bruno: Customer = {
     cpf: '52998224725',
     name: 'Bruno Sandbox',
-    accounts: [checkingAccount('bruno', today, [], 'bruno-conta')],
+    accounts: [checkingAccount('bruno', today, [], 'bruno-conta', { cpf: '52998224725', investments: [] })],
     cards: [],
     investments: [],
   };
-  return [ana, bruno];
+  return [ana, bruno, largeCustomer(today, largeEntries)];
 }
+
+/** How many entries Carla's account holds: a history long enough that its list runs past 200 pages. */
+export const LARGE_ENTRIES = 10_000;
+
+/** Carla: one account with a long year of card-machine sales and Pix (many entries a day), for long lists. */
+function largeCustomer(today: string, entries: number): Customer {
+  const random = seeded('carla-conta');
+  const start = addDays(today, -364);
+  const transactions: AccountTransaction[] = [];
+  for (let n = 0; n < entries; n++) {
+    const day = addDays(start, Math.floor((n * 364) / entries));
+    const credit = n % 3 !== 0;
+    const merchant = MERCHANTS[n % MERCHANTS.length];
+    transactions.push({
+      transactionId: `carla-tx-${String(n + 1).padStart(6, '0')}`,
+      completedAuthorisedPaymentType: 'TRANSACAO_EFETIVADA',
+      creditDebitType: credit ? 'CREDITO' : 'DEBITO',
+      transactionName: credit ? 'VENDA CARTAO MAQUININHA' : `PIX ${merchant.name}`,
+      type: credit ? 'OUTROS' : 'PIX',
+      transactionAmount: brl(500 + Math.floor(random() * 20000)),
+      transactionDateTime: at(day, `${String(8 + (n % 12)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00`),
+      ...(credit ? {} : { partieCnpjCpf: merchant.cnpj, partiePersonType: 'PESSOA_JURIDICA' as const }),
+    });
+  }
+  return {
+    cpf: CARLA_CPF,
+    name: 'Carla Sandbox',
+    accounts: [
+      {
+        accountId: 'carla-conta',
+        type: 'CONTA_DEPOSITO_A_VISTA',
+        subtype: 'INDIVIDUAL',
+        branchCode: '0001',
+        number: '0099887766',
+        checkDigit: '5',
+        openingBalance: 1000000,
+        transactions,
+      },
+    ],
+    cards: [],
+    investments: [],
+  };
+}
+
+/** Carla's CPF (valid check digits). */
+export const CARLA_CPF = '11144477735';
 
 export { amountOf };

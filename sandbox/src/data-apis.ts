@@ -447,6 +447,31 @@ export interface ApiDeps {
   base: string;
 }
 
+/** The version of each family's document the sandbox serves: every answer names it in `x-v`. */
+export const API_VERSIONS = {
+  consents: '3.3.1',
+  resources: '3.1.0',
+  accounts: '2.4.2',
+  'credit-cards-accounts': '2.3.1',
+  'bank-fixed-incomes': '1.1.0',
+  'credit-fixed-incomes': '1.1.0',
+  funds: '1.1.0',
+  'treasure-titles': '1.1.0',
+  'variable-incomes': '1.3.0',
+} as const;
+
+/**
+ * The headers the documents ask of every answer, errors included: `x-v` (the version of the family's document) and
+ * the caller's `x-fapi-interaction-id` echoed.
+ */
+export function documentHeaders(req: Request, res: Response, next: NextFunction) {
+  const family = req.path.split('/')[1] as keyof typeof API_VERSIONS;
+  if (API_VERSIONS[family]) res.setHeader('x-v', API_VERSIONS[family]);
+  const id = req.header('x-fapi-interaction-id');
+  if (id && FAPI_ID.test(id)) res.setHeader('x-fapi-interaction-id', id);
+  next();
+}
+
 /** The data APIs under `/open-banking`, each family at the base path of its document. */
 export function dataApis(deps: ApiDeps): Router {
   const router = express.Router();

@@ -3,6 +3,11 @@ import { dateTime } from './consents.ts';
 
 const DEFAULT_PAGE_SIZE = 25;
 const MAX_PAGE_SIZE = 1000;
+/**
+ * The most records a page holds whatever `page-size` asks (the documents' default): an institution may serve less
+ * than asked and link the next page, so a receiver must follow `links.next` through long lists.
+ */
+export const SERVED_PAGE_SIZE = 25;
 
 /** The documents' error body: `{errors: [{code, title, detail}], meta}`. */
 export function sendError(res: Response, status: number, code: string, detail: string): void {
@@ -40,6 +45,7 @@ export interface PageMeta {
 export function sendPage<T>(req: Request, res: Response, base: string, items: T[], options: PageMeta = {}): void {
   const asked = pageOf(req, res);
   if (!asked) return;
+  asked.size = Math.min(asked.size, SERVED_PAGE_SIZE);
   const totalPages = Math.max(1, Math.ceil(items.length / asked.size));
   const page = Math.min(asked.page, totalPages);
   const data = items.slice((page - 1) * asked.size, page * asked.size);

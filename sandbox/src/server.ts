@@ -6,7 +6,7 @@ import { createAuthorizationServer, type SandboxClient } from './authorization-s
 import { ConsentStore } from './consents.ts';
 import { consentsApi, rejectConsent } from './consents-api.ts';
 import { buildCustomers, type Customer } from './customers.ts';
-import { dataApis, requireInteractionId } from './data-apis.ts';
+import { dataApis, documentHeaders, requireInteractionId } from './data-apis.ts';
 import { interactionRoutes } from './interaction.ts';
 import { sendError } from './responses.ts';
 
@@ -21,6 +21,8 @@ export interface Fault {
   delayMs?: number;
   /** A body that is not the documents' JSON (an institution answering garbage). */
   body?: string;
+  /** `Retry-After` of a 429 or 503, in seconds (default 1 for a 429). */
+  retryAfter?: number;
 }
 
 export interface SandboxOptions {
@@ -45,7 +47,7 @@ export interface Sandbox {
   revokeAtInstitution(consentId: string): Promise<void>;
   /** The institution expires a consent (`CONSENT_EXPIRED`). */
   expire(consentId: string): Promise<void>;
-  /** Entries still processing or scheduled are effected, keeping their ids. */
+  /** Entries still processing or scheduled are effected: under a new id, as the documents let an institution do. */
   settlePending(): void;
   /** Stops listening (calls are refused) and starts again on the same port, keeping every state. */
   pause(): Promise<void>;
@@ -62,7 +64,8 @@ function faultsMiddleware(faults: Fault[]) {
     if (fault.times === 0) faults.splice(index, 1);
     if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (res.destroyed) return;
-    if (fault.status === 429) res.setHeader('retry-after', '1');
+    if (fault.retryAfter !== undefined || fault.status === 429)
+      res.setHeader('retry-after', String(fault.retryAfter ?? 1));
     if (fault.body !== undefined) {
       res.status(fault.status).type('text/html').send(fault.body);
       return;
@@ -102,6 +105,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     '/sandbox',
     adminRoutes(() => handle as Sandbox),
   );
+  app.use('/open-banking', documentHeaders);
   app.use(faultsMiddleware(faults));
   app.use('/open-banking', requireInteractionId);
   app.use('/open-banking/consents/v3', consentsApi({ provider, consents, base }));
@@ -135,7 +139,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     settlePending() {
       for (const customer of customers()) {
         for (const account of customer.accounts) {
-          for (const tx of account.transactions) tx.completedAuthorisedPaymentType = 'TRANSACAO_EFETIVADA';
+          for (const tx of account.transactions) {
+            if (tx.completedAuthorisedPaymentType === 'TRANSACAO_EFETIVADA') continue;
+            // the id of a processing or scheduled entry changes with its state
+            tx.transactionId = `${tx.transactionId}-efetivada`;
+            tx.completedAuthorisedPaymentType = 'TRANSACAO_EFETIVADA';
+          }
         }
       }
     },

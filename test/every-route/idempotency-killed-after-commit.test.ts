@@ -2,7 +2,7 @@ import { todayIn } from '@finance/shared/clock';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { idempotencyTestHooks } from '@finance/shared/http/idempotency';
 import type { ApiClient } from '../support/api-client.ts';
-import { importedMerchantEntry } from '../support/imports.ts';
+import { importedMerchantEntry, importedTransfer } from '../support/imports.ts';
 import { PluggyServer } from '../support/pluggy-server.ts';
 import { ANA_CPF } from '../support/sandbox-bank.ts';
 import { TestStack } from '../support/stack.ts';
@@ -188,6 +188,7 @@ const STEPS: Step[] = [
     body: (ids) => ({ transaction_id: ids.real }),
   },
   { route: 'POST /v1/transactions/:id/unreconcile', path: (ids) => `/v1/transactions/${ids.forecast}/unreconcile` },
+  { route: 'POST /v1/transactions/:id/unlink', path: (ids) => `/v1/transactions/${ids.transfer}/unlink` },
   {
     route: 'POST /v1/open-banking/connections',
     path: () => '/v1/open-banking/connections',
@@ -298,6 +299,7 @@ describe('idempotency: every write route, its service killed right after its com
     ids.category = (await created('/v1/categories', { name: 'Própria', is_expense: true })).id;
     ids.subcategory = (await created('/v1/subcategories', { name: 'Sub', category_id: ids.category })).id;
     ids.merchant = (await importedMerchantEntry(api, 'conn-every')).transactionId;
+    ids.transfer = await importedTransfer(api, 'conn-transfer', '2026-03-02');
     ids.rule = (
       await created('/v1/categorization-rules', { source_transaction_id: ids.merchant, category_id: ids.category })
     ).rule.id;

@@ -46,3 +46,27 @@ export async function importedMerchantEntry(api: ApiClient, connectionId: string
   const entries: Array<{ id: string; title: string }> = (await api.get('/v1/transactions?limit=500')).body.data;
   return { job, transactionId: entries.find((entry) => entry.title === 'Padaria')?.id as string };
 }
+
+/**
+ * Two accounts imported on a new connection `connectionId` with a Pix between them on `date`, which the import makes
+ * one transfer: the outgoing leg's id.
+ */
+export async function importedTransfer(api: ApiClient, connectionId: string, date: string) {
+  const account = { type: 'PERSONAL_BANK', subtype: 'CHECKING_ACCOUNT', balance: 10 };
+  const leg = { amount: 4_321, date, title: 'Pix entre contas', operation_type: 'PIX' };
+  await importCompleted(api, {
+    connection: { id: connectionId, institution: 'Banco' },
+    accounts: [
+      { external_id: 'de', name: 'Conta de origem', ...account },
+      { external_id: 'para', name: 'Conta de destino', ...account },
+    ],
+    transactions: [
+      { external_id: 'pix-saida', account_external_id: 'de', is_expense: true, ...leg },
+      { external_id: 'pix-entrada', account_external_id: 'para', is_expense: false, ...leg },
+    ],
+  });
+  const legs: Array<{ id: string; title: string; is_expense: boolean; type: string }> = (
+    await api.get(`/v1/transactions?type=TRANSFER&start_date=${date}&end_date=${date}&limit=500`)
+  ).body.data;
+  return legs.find((entry) => entry.title === leg.title && entry.is_expense)?.id as string;
+}

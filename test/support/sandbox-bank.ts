@@ -85,6 +85,10 @@ export class SandboxProcess {
   async settlePending() {
     await this.admin('POST', '/settle');
   }
+  /** Appends records, as given, to an account's entries or a card's open ones (what some institutions send). */
+  async addRecords(records: { cpf: string; account_id?: string; card_id?: string; transactions: unknown[] }) {
+    await this.admin('POST', '/records', records);
+  }
   /** The institution stops answering (its process is stopped; connections hang until our timeout). */
   pause() {
     this.child.kill('SIGSTOP');

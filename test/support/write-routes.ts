@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays, type CalendarDate } from '@finance/shared/calendar';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import type { ApiClient } from './api-client.ts';
+import { importedTransfer } from './imports.ts';
 import type { ReadIds } from './read-routes.ts';
 import { BRUNO_CPF, connectSandbox } from './sandbox-bank.ts';
 
@@ -144,6 +145,9 @@ export async function writeEveryRoute(
     connection: { id: randomUUID(), institution: 'Banco' },
     accounts: [{ external_id: 'nova', name: 'Conta importada', type: 'PERSONAL_BANK', subtype: null, balance: 10 }],
   });
+  // two imported accounts and a Pix between them: one transfer, unlinked again
+  const transfer = { id: await importedTransfer(api, randomUUID(), today) };
+  await send('POST /v1/transactions/:id/unlink', `/v1/transactions/${transfer.id}/unlink`);
   await sendFile(
     'POST /v1/accounts/:id/statements',
     `/v1/accounts/${ids.account}/statements?preset=nubank-conta`,

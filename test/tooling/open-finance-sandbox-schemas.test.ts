@@ -5,7 +5,6 @@ import * as oidc from 'openid-client';
 import {
   accountSchema,
   accountTransactionSchema,
-  balancesSchema,
   billSchema,
   cardSchema,
   cardTransactionSchema,
@@ -13,11 +12,22 @@ import {
   investmentBalanceSchema,
   investmentIdentificationSchema,
   investmentItemSchema,
-  limitSchema,
-  pageOf,
   resourceSchema,
 } from '../../services/ledger/src/data-access/open-finance/bank-schemas.ts';
 import { PERMISSIONS } from '../../services/ledger/src/data-access/open-finance/open-finance-connector.ts';
+import {
+  documentAccount,
+  documentAccountTransaction,
+  documentBalances,
+  documentBill,
+  documentCard,
+  documentCardTransaction,
+  documentInvestmentItem,
+  documentLimit,
+  documentPage,
+  documentResource,
+  VERSION_HEADER,
+} from '../support/open-finance-documents.ts';
 import {
   ANA_CPF,
   authorizeInBrowser,
@@ -30,9 +40,10 @@ const REDIRECT = 'http://127.0.0.1:9/v1/open-banking/callback';
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Banco Sandbox's answers against the schemas this repository carries for the fields the connector reads
- * (hand-derived from the Open Finance Brasil documents), every page of every list, with small pages so that
- * `links.next` and `meta.totalPages` are exercised; and the security profile's refusals.
+ * Banco Sandbox's answers against the documents' own rules (`test/support/open-finance-documents.ts`: patterns,
+ * enums, required fields, the `x-v` and interaction-id headers) and against the schemas the connector reads them
+ * with, every page of every list, with small pages so that `links.next` and `meta.totalPages` are exercised; and the
+ * security profile's refusals.
  */
 describe('Banco Sandbox answers as the documents say', () => {
   let sandbox: SandboxProcess;
@@ -111,15 +122,23 @@ describe('Banco Sandbox answers as the documents say', () => {
     return { status: response.status, body: (text ? JSON.parse(text) : null) as any, headers: response.headers };
   }
 
+  /** Each record of the answer against the documents' schema and the connector's: both hold. */
+  function holds(body: unknown, document: Joi.Schema, connector: Joi.Schema) {
+    expect(document.validate(body, { allowUnknown: true }).error?.message).toBeUndefined();
+    for (const item of (body as { data: unknown[] }).data)
+      expect(connector.validate(item, { allowUnknown: true, convert: false }).error?.message).toBeUndefined();
+  }
+
   /** Every page of a list (two records a page), each checked; the records of all pages. */
-  async function everyPage(path: string, item: Joi.Schema) {
-    const records: Array<Record<string, string>> = [];
+  async function everyPage(path: string, document: Joi.Schema, connector: Joi.Schema) {
+    const records: Array<Record<string, any>> = [];
     let next: string | undefined = `${sandbox.url}${path}${path.includes('?') ? '&' : '?'}page-size=2`;
     let pages = 0;
     while (next) {
-      const { status, body } = await call('GET', next, dataToken);
+      const { status, body, headers } = await call('GET', next, dataToken);
       expect([next, status]).toEqual([next, 200]);
-      expect(pageOf(item).validate(body, { allowUnknown: true }).error?.message).toBeUndefined();
+      expect(headers.get('x-v')).toMatch(VERSION_HEADER);
+      holds(body, documentPage(document), connector);
       if (body.meta.totalPages !== undefined)
         expect(body.meta.totalPages).toBe(Math.max(1, Math.ceil(body.meta.totalRecords / 2)));
       records.push(...body.data);
@@ -130,16 +149,20 @@ describe('Banco Sandbox answers as the documents say', () => {
   }
 
   it('when every list and record of the families is read, then each answer has the fields the connector reads', async () => {
-    const resources = await everyPage('/open-banking/resources/v3/resources', resourceSchema);
+    const resources = await everyPage('/open-banking/resources/v3/resources', documentResource, resourceSchema);
     expect(resources.pages).toBe(3);
-    const accounts = await everyPage('/open-banking/accounts/v2/accounts', accountSchema);
+    const accounts = await everyPage('/open-banking/accounts/v2/accounts', documentAccount, accountSchema);
     const history = `fromBookingDate=${day(-365)}&toBookingDate=${day(30)}`;
     for (const account of accounts.records) {
       const base = `/open-banking/accounts/v2/accounts/${account.accountId}`;
-      expect(
-        balancesSchema.validate((await call('GET', `${base}/balances`, dataToken)).body, { allowUnknown: true }).error,
-      ).toBeUndefined();
-      const entries = await everyPage(`${base}/transactions?${history}`, accountTransactionSchema);
+      const balances = await call('GET', `${base}/balances`, dataToken);
+      expect(documentBalances.validate(balances.body, { allowUnknown: true }).error).toBeUndefined();
+      expect(balances.headers.get('x-v')).toMatch(VERSION_HEADER);
+      const entries = await everyPage(
+        `${base}/transactions?${history}`,
+        documentAccountTransaction,
+        accountTransactionSchema,
+      );
       expect(entries.records.length).toBeGreaterThan(90);
       const kinds = new Set(entries.records.map((tx) => `${tx.type}/${tx.completedAuthorisedPaymentType}`));
       for (const kind of [
@@ -149,27 +172,44 @@ describe('Banco Sandbox answers as the documents say', () => {
         'FOLHA_PAGAMENTO/TRANSACAO_EFETIVADA',
         'BOLETO/LANCAMENTO_FUTURO',
         'PIX/TRANSACAO_PROCESSANDO',
+        'RESGATE_APLIC_FINANCEIRA/TRANSACAO_EFETIVADA',
+        'TARIFA_SERVICOS_AVULSOS/TRANSACAO_EFETIVADA',
       ])
         expect(kinds).toContain(kind);
       await everyPage(
         `${base}/transactions-current?fromBookingDate=${day(-6)}&toBookingDate=${day(0)}`,
+        documentAccountTransaction,
         accountTransactionSchema,
       );
     }
-    const cards = await everyPage('/open-banking/credit-cards-accounts/v2/accounts', cardSchema);
+    const cards = await everyPage('/open-banking/credit-cards-accounts/v2/accounts', documentCard, cardSchema);
     for (const card of cards.records) {
       const base = `/open-banking/credit-cards-accounts/v2/accounts/${card.creditCardAccountId}`;
       const limits = await call('GET', `${base}/limits`, dataToken);
-      expect(pageOf(limitSchema).validate(limits.body, { allowUnknown: true }).error).toBeUndefined();
-      const bills = await everyPage(`${base}/bills`, billSchema);
+      expect(documentPage(documentLimit).validate(limits.body, { allowUnknown: true }).error).toBeUndefined();
+      const bills = await everyPage(`${base}/bills`, documentBill, billSchema);
       expect(bills.records).toHaveLength(12);
-      const parts: Array<Record<string, unknown>> = [];
+      // a bill's payments are in its `payments`, never among its entries, where PAGAMENTO is a purchase
+      expect(bills.records.filter((bill) => bill.payments.length > 0).length).toBeGreaterThan(10);
+      const parts: Array<Record<string, any>> = [];
       for (const bill of bills.records)
-        parts.push(...(await everyPage(`${base}/bills/${bill.billId}/transactions`, cardTransactionSchema)).records);
+        parts.push(
+          ...(
+            await everyPage(`${base}/bills/${bill.billId}/transactions`, documentCardTransaction, cardTransactionSchema)
+          ).records,
+        );
       expect(parts.some((tx) => tx.amount && (tx.amount as { currency: string }).currency === 'USD')).toBe(true);
       expect(parts.filter((tx) => tx.chargeNumber === 6).map((tx) => tx.chargeIdentificator)).toEqual(
         expect.arrayContaining([1, 2, 3, 4]),
       );
+      expect(new Set(parts.map((tx) => tx.transactionType))).toEqual(new Set(['PAGAMENTO', 'CASHBACK', 'ESTORNO']));
+      const open = await everyPage(
+        `${base}/transactions?fromTransactionDate=${day(-40)}&toTransactionDate=${day(0)}`,
+        documentCardTransaction,
+        cardTransactionSchema,
+      );
+      // what is not on a bill yet carries the documents' dummy day
+      expect(open.records.filter((tx) => !tx.billId).map((tx) => tx.billPostDate)).toContain('0001-01-01');
     }
     for (const family of [
       'bank-fixed-incomes',
@@ -178,7 +218,11 @@ describe('Banco Sandbox answers as the documents say', () => {
       'treasure-titles',
       'variable-incomes',
     ]) {
-      const positions = await everyPage(`/open-banking/${family}/v1/investments`, investmentItemSchema);
+      const positions = await everyPage(
+        `/open-banking/${family}/v1/investments`,
+        documentInvestmentItem,
+        investmentItemSchema,
+      );
       for (const position of positions.records) {
         const base = `/open-banking/${family}/v1/investments/${position.investmentId}`;
         expect(
@@ -203,6 +247,8 @@ describe('Banco Sandbox answers as the documents say', () => {
     expect([missing.status, missing.body]).toEqual([400, errorBody]);
     const anonymous = await call('GET', '/open-banking/accounts/v2/accounts', null);
     expect([anonymous.status, anonymous.body]).toEqual([401, errorBody]);
+    // errors name their document's version too
+    for (const answer of [missing, anonymous]) expect(answer.headers.get('x-v')).toBe('2.4.2');
     // the consents API takes a client_credentials token, not the customer's
     expect((await call('GET', `/open-banking/consents/v3/consents/${consentId}`, dataToken)).status).toBe(401);
     const tooOld = await call(

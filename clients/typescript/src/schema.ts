@@ -1294,6 +1294,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions/{id}/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo what an import linked: a bill payment or a transfer it found
+         * @description For a match the import's rules made that the user says is wrong (docs/decisions.md §9). `{id}` is an account debit an import took as a bill's payment: it becomes a plain expense again (one made with `POST /v2/bills/{id}/pay` stays a payment), and the payment the bank reported waits on its card as a payment of that bill (the bill stays as the bank says). Or `{id}` is a leg of a transfer an import found (two legs in the context's accounts, or one to the holder's own account elsewhere or to or from an investment): its imported legs become plain entries. An entry unlinked is never linked again by a later import. Answers the entry. 409 when no import linked it (a transfer made with `create-transfer`, a plain entry).
+         */
+        post: operations["unlinkTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/open-banking/institutions": {
         parameters: {
             query?: never;
@@ -1964,6 +1984,10 @@ export interface components {
             last_synced_at: string | null;
             /** @description Why the last sync failed, in Portuguese */
             last_sync_error: string | null;
+            /** @description How many of the institution's records the last sync left out because they break the Open Finance documents (the rest was imported) */
+            last_sync_skipped_count: number;
+            /** @description The first 50 of them, each with its reason */
+            last_sync_skipped: components["schemas"]["SkippedRecord"][];
             /**
              * Format: uuid
              * @description The import job of the last sync (`GET /v1/jobs/{id}`)
@@ -2631,13 +2655,30 @@ export interface components {
             balance: number;
             logo?: string | null;
         };
+        ImportedBill: {
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+            due_date: string;
+            /** @default [] */
+            payments: components["schemas"]["ImportedBillPayment"][];
+        };
+        ImportedBillPayment: {
+            external_id?: string;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+            date: string;
+            amount: number;
+        };
         ImportedCreditCard: {
             external_id: string;
             name: string;
-            account_external_id: string;
+            /** @description The card's account (of this payload or an earlier import); without it, the context's default account */
+            account_external_id?: string;
             closing_day?: number | null;
             due_day: number;
             limit: number;
+            /** @description What the bank says is still available of the limit: the card's `available_limit` then shows it */
+            available_limit?: number | null;
+            /** @default [] */
+            bills: components["schemas"]["ImportedBill"][];
         };
         ImportedInstallment: {
             /** @description The bank's id of the installment purchase (`chargeIdentificator`) */
@@ -2686,6 +2727,8 @@ export interface components {
             original_currency?: string;
             /** @description Card entries only: the due date of the card bill the institution puts the entry in (instead of the bill of the entry's date) */
             bill_due_date?: string;
+            /** @description The other party's CPF or CNPJ (digits): equal to `connection.holder_document`, the entry moves the holder's own money (a transfer) */
+            counterparty_document?: string;
         } & ({
             account_external_id: string;
         } | {
@@ -2773,6 +2816,8 @@ export interface components {
             connection: {
                 id: string;
                 institution: string;
+                /** @description The account holder's CPF or CNPJ (digits) */
+                holder_document?: string;
             };
             /** @default [] */
             accounts: components["schemas"]["ImportedAccount"][];
@@ -2858,6 +2903,12 @@ export interface components {
             account_id: string;
             /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
             paid_at?: string;
+        };
+        SkippedRecord: {
+            /** @description Which record (its kind and id) */
+            record: string;
+            /** @description Why, in Portuguese */
+            reason: string;
         };
         SpendingLimit: {
             /** Format: uuid */
@@ -19640,6 +19691,13 @@ export interface operations {
                      *           "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *           "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *           "last_sync_error": "texto",
+                     *           "last_sync_skipped_count": 0,
+                     *           "last_sync_skipped": [
+                     *             {
+                     *               "record": "texto",
+                     *               "reason": "texto"
+                     *             }
+                     *           ],
                      *           "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "revoked_at": "2026-01-15T12:00:00.000Z",
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -19793,6 +19851,13 @@ export interface operations {
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
+                     *       "last_sync_skipped_count": 0,
+                     *       "last_sync_skipped": [
+                     *         {
+                     *           "record": "texto",
+                     *           "reason": "texto"
+                     *         }
+                     *       ],
                      *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "revoked_at": "2026-01-15T12:00:00.000Z",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -21412,6 +21477,252 @@ export interface operations {
             };
         };
     };
+    unlinkTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry, no longer linked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "amount": 1,
+                     *       "date": "2026-01-15T12:00:00.000Z",
+                     *       "title": "texto",
+                     *       "description": "texto",
+                     *       "is_expense": false,
+                     *       "paid": false,
+                     *       "paid_at": "2026-01-15T12:00:00.000Z",
+                     *       "type": "FIXED",
+                     *       "installments": 0,
+                     *       "installment_number": 0,
+                     *       "frequency": "DAILY",
+                     *       "currency": "texto",
+                     *       "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "billed_at": "2026-01-15T12:00:00.000Z",
+                     *       "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "competence_date": "2026-01-15T12:00:00.000Z",
+                     *       "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "document_number": "texto",
+                     *       "connected_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "is_bill_payment": false,
+                     *       "is_full_amount": false,
+                     *       "is_previous_balance": false,
+                     *       "show_on_balance": false,
+                     *       "excluded_dates": [],
+                     *       "payment_dates": [],
+                     *       "is_remote": true,
+                     *       "logo_url": "texto",
+                     *       "merchant_cnae": "texto",
+                     *       "merchant_cnpj": "texto",
+                     *       "merchant_name": "texto",
+                     *       "operation_type": "texto",
+                     *       "reconciled_at": "2026-01-15T12:00:00.000Z",
+                     *       "reconciled_by_user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "reconciled_with_transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "original_amount": "texto",
+                     *       "original_currency": "texto",
+                     *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "createdAt": "2026-01-15T12:00:00.000Z",
+                     *       "updatedAt": "2026-01-15T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown transaction in this context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing an import linked */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listOpenBankingInstitutions: {
         parameters: {
             query?: never;
@@ -21578,6 +21889,13 @@ export interface operations {
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
+                     *       "last_sync_skipped_count": 0,
+                     *       "last_sync_skipped": [
+                     *         {
+                     *           "record": "texto",
+                     *           "reason": "texto"
+                     *         }
+                     *       ],
                      *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "revoked_at": "2026-01-15T12:00:00.000Z",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -21932,6 +22250,13 @@ export interface operations {
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
+                     *       "last_sync_skipped_count": 0,
+                     *       "last_sync_skipped": [
+                     *         {
+                     *           "record": "texto",
+                     *           "reason": "texto"
+                     *         }
+                     *       ],
                      *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "revoked_at": "2026-01-15T12:00:00.000Z",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -22090,6 +22415,13 @@ export interface operations {
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
+                     *       "last_sync_skipped_count": 0,
+                     *       "last_sync_skipped": [
+                     *         {
+                     *           "record": "texto",
+                     *           "reason": "texto"
+                     *         }
+                     *       ],
                      *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "revoked_at": "2026-01-15T12:00:00.000Z",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -22294,6 +22626,13 @@ export interface operations {
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
+                     *       "last_sync_skipped_count": 0,
+                     *       "last_sync_skipped": [
+                     *         {
+                     *           "record": "texto",
+                     *           "reason": "texto"
+                     *         }
+                     *       ],
                      *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "revoked_at": "2026-01-15T12:00:00.000Z",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
@@ -22528,6 +22867,13 @@ export interface operations {
                      *       "consent_expires_at": "2026-01-15T12:00:00.000Z",
                      *       "last_synced_at": "2026-01-15T12:00:00.000Z",
                      *       "last_sync_error": "texto",
+                     *       "last_sync_skipped_count": 0,
+                     *       "last_sync_skipped": [
+                     *         {
+                     *           "record": "texto",
+                     *           "reason": "texto"
+                     *         }
+                     *       ],
                      *       "last_import_job_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "revoked_at": "2026-01-15T12:00:00.000Z",
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",

@@ -94,11 +94,11 @@ export async function upsertImportedCards(
   return runSql(
     em,
     `insert into credit_cards as c (id, user_id, profile_id, name, logo, account_id, closing_day, due_day, "limit",
-       is_unlimited, needs_closing_date_review, connection_id, external_id, created_at, updated_at)
-     select r.id, ?, ?, r.name, null, coalesce(r.account_id, e.account_id), r.closing, r.due_day, r."limit", false,
-       r.review, ?, r.external_id, now(), now()
+       bank_available_limit, is_unlimited, needs_closing_date_review, connection_id, external_id, created_at, updated_at)
+     select r.id, ?, ?, r.name, null, coalesce(r.account_id, e.account_id), r.closing, r.due_day, r."limit",
+       r.available_limit, false, r.review, ?, r.external_id, now(), now()
      from jsonb_to_recordset(?::jsonb) as r(id uuid, name text, account_id uuid, closing int, due_day int, "limit" bigint,
-       review boolean, external_id text)
+       available_limit bigint, review boolean, external_id text)
      left join credit_cards e on e.context_id = ? and e.connection_id = ? and e.external_id = r.external_id
      where coalesce(r.account_id, e.account_id) is not null
      on conflict (context_id, connection_id, external_id) where external_id is not null do update set
@@ -108,11 +108,14 @@ export async function upsertImportedCards(
        needs_closing_date_review = c.needs_closing_date_review and excluded.needs_closing_date_review,
        due_day = excluded.due_day,
        "limit" = excluded."limit",
+       bank_available_limit = excluded.bank_available_limit,
        updated_at = now()
-     where c.deleted_at is null and (c.name, c.account_id, c.closing_day, c.needs_closing_date_review, c.due_day, c."limit")
+     where c.deleted_at is null and (c.name, c.account_id, c.closing_day, c.needs_closing_date_review, c.due_day, c."limit",
+         c.bank_available_limit)
        is distinct from (excluded.name, excluded.account_id,
          case when excluded.needs_closing_date_review then c.closing_day else excluded.closing_day end,
-         c.needs_closing_date_review and excluded.needs_closing_date_review, excluded.due_day, excluded."limit")
+         c.needs_closing_date_review and excluded.needs_closing_date_review, excluded.due_day, excluded."limit",
+         excluded.bank_available_limit)
      returning (xmax = 0) as created`,
     [ctx.userId, ctx.profileId, connectionId, JSON.stringify(rows), ctx.profileId ?? ctx.userId, connectionId],
   );

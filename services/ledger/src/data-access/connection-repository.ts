@@ -29,6 +29,10 @@ export interface ConnectionRow {
   last_import_job_id: string | null;
   sync_lease_until: Date | null;
   consent_revoked_at_institution: Date | null;
+  /** Sealed (SecretBox): the CPF the consent was given for. */
+  holder_document: string | null;
+  last_sync_skipped: Array<{ record: string; reason: string }>;
+  last_sync_skipped_count: number;
   revoked_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -152,8 +156,9 @@ export async function insertAuthorizingConnection(
   await runSql(
     em,
     `insert into connections (id, user_id, profile_id, external_id, institution, institution_id, status, consent_id,
-       consent_expires_at, state_hash, authorization_secret, authorization_url, redirect_uri, authorization_started_at)
-     values (?, ?, ?, ?, ?, ?, 'AWAITING_AUTHORISATION', ?, ?, ?, ?, ?, ?, now())`,
+       consent_expires_at, state_hash, authorization_secret, authorization_url, redirect_uri, holder_document,
+       authorization_started_at)
+     values (?, ?, ?, ?, ?, ?, 'AWAITING_AUTHORISATION', ?, ?, ?, ?, ?, ?, ?, now())`,
     [
       row.id,
       ctx.userId,
@@ -167,6 +172,7 @@ export async function insertAuthorizingConnection(
       a.secret,
       a.url,
       a.redirectUri,
+      a.holderDocument,
     ],
   );
 }
@@ -178,6 +184,8 @@ export interface AuthorizationFields {
   secret: string;
   url: string;
   redirectUri: string | null;
+  /** Sealed: the CPF the consent is for. */
+  holderDocument: string;
 }
 
 /** A new authorization for an existing connection (renewal): its consent, state and secrets replaced. */
@@ -186,11 +194,22 @@ export async function restartAuthorization(em: EntityManager, ctx: CallerContext
   await runSql(
     em,
     `update connections set status = 'AWAITING_AUTHORISATION', consent_id = ?, consent_expires_at = ?, state_hash = ?,
-       authorization_secret = ?, authorization_url = ?, redirect_uri = ?, authorization_started_at = now(),
+       authorization_secret = ?, authorization_url = ?, redirect_uri = ?, holder_document = ?,
+       authorization_started_at = now(),
        refresh_token = null, revoked_at = null, consent_revoked_at_institution = null, last_sync_error = null,
        updated_at = now()
      where id = ? and ${scope.sql}`,
-    [a.consentId, a.consentExpiresAt, a.stateHash, a.secret, a.url, a.redirectUri, id, ...scope.params],
+    [
+      a.consentId,
+      a.consentExpiresAt,
+      a.stateHash,
+      a.secret,
+      a.url,
+      a.redirectUri,
+      a.holderDocument,
+      id,
+      ...scope.params,
+    ],
   );
 }
 
@@ -262,21 +281,61 @@ export async function leaseSync(em: EntityManager, id: string, seconds: number):
   return row ?? null;
 }
 
-/** A sync ended: its lease freed, its outcome recorded (and the refresh token sealed again under a new key). */
+/** How many records the sync left out the connection shows, with their reasons (the count is whole). */
+const SKIPPED_SHOWN = 50;
+
+/**
+ * A sync ended: its lease freed, its outcome recorded (the records it left out, when it read the institution), and
+ * the refresh token sealed again under a new key.
+ */
 export async function finishSync(
   em: EntityManager,
   id: string,
-  outcome: { importJobId: string | null; error: string | null; resealedToken: string | null },
+  outcome: {
+    importJobId: string | null;
+    error: string | null;
+    resealedToken: string | null;
+    skipped?: Array<{ record: string; reason: string }>;
+  },
 ): Promise<void> {
+  const skipped = outcome.skipped ?? null;
   await runSql(
     em,
     `update connections set sync_lease_until = null, last_sync_error = ?,
        last_synced_at = case when ? is null then now() else last_synced_at end,
        last_import_job_id = coalesce(?, last_import_job_id),
+       last_sync_skipped = coalesce(?::jsonb, last_sync_skipped),
+       last_sync_skipped_count = coalesce(?, last_sync_skipped_count),
        refresh_token = coalesce(?, refresh_token), updated_at = now()
      where id = ?`,
-    [outcome.error, outcome.error, outcome.importJobId, outcome.resealedToken, id],
+    [
+      outcome.error,
+      outcome.error,
+      outcome.importJobId,
+      skipped && JSON.stringify(skipped.slice(0, SKIPPED_SHOWN)),
+      skipped?.length ?? null,
+      outcome.resealedToken,
+      id,
+    ],
   );
+}
+
+/**
+ * For each of the connection's live accounts (by the institution's id), the oldest day of an entry of it still
+ * pending or scheduled: a sync reads from there again until it settles.
+ */
+export async function selectOpenEntriesSince(em: EntityManager, ctx: CallerContext, connectionId: string) {
+  const scope = contextSql(ctx, 'k');
+  const rows = await runSql<{ external_id: string; since: string }>(
+    em,
+    `select a.external_id, to_char(min(t.date), 'YYYY-MM-DD') as since
+     from import_keys k join transactions t on t.id = k.transaction_id join accounts a on a.id = t.account_id
+     where ${scope.sql} and k.source = ? and k.status <> 'BOOKED' and t.deleted_at is null and not t.paid
+       and a.deleted_at is null and a.external_id is not null
+     group by a.external_id`,
+    [...scope.params, `connection:${connectionId}`],
+  );
+  return Object.fromEntries(rows.map((row) => [row.external_id, row.since]));
 }
 
 /** Where the scheduler's run goes on from: the last sync time and id of the last connection it took. */

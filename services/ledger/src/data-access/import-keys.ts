@@ -1,6 +1,6 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { ImportStatus } from '@finance/shared/contracts/ledger/open-banking';
-import { contextSql } from '@finance/shared/db/context-scope';
+import { contextKey, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PROTECTED_BANK_FIELDS } from '../domain/open-banking/user-edits.ts';
@@ -10,44 +10,55 @@ import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 const inJson = (type: 'text' | 'uuid') => `array(select v::${type} from jsonb_array_elements_text(?::jsonb) as v)`;
 
 /**
- * Serializes imports into the same accounts and cards (whatever their source) until the transaction ends, in
- * one order, so two imports of one file, or a file racing a connection's sync, see each other's entries.
+ * Serializes the imports of a context (its bill payments and transfers pair entries of any of its accounts and
+ * cards), then holds each account and card imported into until the transaction ends, in one order, so two imports
+ * of one file, or a file racing a connection's sync, see each other's entries.
  */
-export async function lockImportHolders(em: EntityManager, holderIds: string[]): Promise<void> {
+export async function lockImportHolders(em: EntityManager, ctx: CallerContext, holderIds: string[]): Promise<void> {
+  await runSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`import-context:${contextKey(ctx)}`]);
   for (const id of [...new Set(holderIds)].sort()) {
     await runSql(em, 'select pg_advisory_xact_lock(hashtext(?))', [`import:${id}`]);
   }
 }
 
-/** An entry a source's id already names. */
-export interface KeyedEntry {
+/** A stored entry one of the arriving (holder, id) pairs names, with the content the source-id rule compares. */
+export interface KnownEntryRow {
   key: string;
+  holder_id: string;
   transaction_id: string;
   status: ImportStatus;
+  /** This key's data rewrites the entry (it was the key's holder's and source's first). */
+  owns: boolean;
   deleted: boolean;
   paid: boolean;
+  amount: string;
+  is_expense: boolean;
+  date: string;
+  /** The entry's account or card now (a bill payment may have moved to the account that paid it). */
+  row_holder: string;
 }
 
 /**
- * The entries these ids of the source name, deleted ones included (a user's deletion is kept): one lookup of the
- * key index per id, the context in the join so the index's lead is there (without it a freshly filled table's
- * missing statistics led PostgreSQL to rescan it per id: 14 s for 10,000 ids).
+ * The entries these (holder, id) pairs of the source name, deleted ones included (a user's deletion is kept): one
+ * probe of the key index per pair, the context in the join so the index's lead is there.
  */
-export async function selectKeyedEntries(
+export async function selectKnownEntries(
   em: EntityManager,
   ctx: CallerContext,
   source: string,
-  keys: string[],
-): Promise<KeyedEntry[]> {
-  if (keys.length === 0) return [];
+  wanted: Array<{ holder: string; key: string }>,
+): Promise<KnownEntryRow[]> {
+  if (wanted.length === 0) return [];
   const scope = contextSql(ctx, 'k');
-  return runSql<KeyedEntry>(
+  return runSql<KnownEntryRow>(
     em,
-    `select k.key, k.transaction_id, k.status, t.deleted_at is not null as deleted, t.paid
-     from jsonb_array_elements_text(?::jsonb) as wanted(key)
-       join import_keys k on ${scope.sql} and k.source = ? and k.key = wanted.key
+    `select k.key, k.holder_id, k.transaction_id, k.status, k.owns, t.deleted_at is not null as deleted, t.paid,
+       t.amount::text as amount, t.is_expense, to_char(t.date, 'YYYY-MM-DD') as date,
+       coalesce(t.account_id, t.credit_card_id) as row_holder
+     from jsonb_to_recordset(?::jsonb) as wanted(holder uuid, key text)
+       join import_keys k on ${scope.sql} and k.source = ? and k.holder_id = wanted.holder and k.key = wanted.key
        join transactions t on t.id = k.transaction_id`,
-    [JSON.stringify(keys), ...scope.params, source],
+    [JSON.stringify(wanted), ...scope.params, source],
   );
 }
 
@@ -92,37 +103,48 @@ export async function selectMatchCandidates(
   );
 }
 
-/** Records ids of a source for entries (a new entry, or one another source or state brought); a known id is kept. */
-export async function insertImportKeys(
-  em: EntityManager,
-  ctx: CallerContext,
-  source: string,
-  keys: Array<{ key: string; transaction_id: string; status: ImportStatus }>,
-): Promise<void> {
+/** An id a source gave an entry of a holder; `owns`: the entry is this key's (its data rewrites it). */
+export interface ImportKey {
+  holder_id: string;
+  key: string;
+  transaction_id: string;
+  status: ImportStatus;
+  owns: boolean;
+}
+
+/** Records ids of a source for entries (a new entry, or one another source or state brought); a known one is kept. */
+export async function insertImportKeys(em: EntityManager, ctx: CallerContext, source: string, keys: ImportKey[]) {
   if (keys.length === 0) return;
   await runSql(
     em,
-    `insert into import_keys (user_id, profile_id, source, key, transaction_id, status)
-     select ?, ?, ?, r.key, r.transaction_id, r.status
-     from jsonb_to_recordset(?::jsonb) as r(key text, transaction_id uuid, status text)
-     on conflict (context_id, source, key) do nothing`,
+    `insert into import_keys (user_id, profile_id, source, holder_id, key, transaction_id, status, owns)
+     select ?, ?, ?, r.holder_id, r.key, r.transaction_id, r.status, r.owns
+     from jsonb_to_recordset(?::jsonb) as r(holder_id uuid, key text, transaction_id uuid, status text, owns boolean)
+     on conflict (context_id, source, holder_id, key, transaction_id) do nothing`,
     [ctx.userId, ctx.profileId, source, JSON.stringify(keys)],
   );
 }
 
-/** A key of the source now says the entry was effected (a key never goes back from BOOKED). */
-export async function markKeysBooked(em: EntityManager, ctx: CallerContext, source: string, keys: string[]) {
+/** Keys of the source now say their entries were effected (a key never goes back from BOOKED). */
+export async function markKeysBooked(
+  em: EntityManager,
+  ctx: CallerContext,
+  source: string,
+  keys: Array<{ holder_id: string; key: string; transaction_id: string }>,
+) {
   if (keys.length === 0) return;
-  const scope = contextSql(ctx);
+  const scope = contextSql(ctx, 'k');
   await runSql(
     em,
-    `update import_keys set status = 'BOOKED'
-     where ${scope.sql} and source = ? and key = any(${inJson('text')}) and status <> 'BOOKED'`,
-    [...scope.params, source, JSON.stringify(keys)],
+    `update import_keys k set status = 'BOOKED'
+     from jsonb_to_recordset(?::jsonb) as r(holder_id uuid, key text, transaction_id uuid)
+     where ${scope.sql} and k.source = ? and k.holder_id = r.holder_id and k.key = r.key
+       and k.transaction_id = r.transaction_id and k.status <> 'BOOKED'`,
+    [JSON.stringify(keys), ...scope.params, source],
   );
 }
 
-/** The first member of each installment series of the source, by the bank's series key. */
+/** The first member of each installment series of the source, by the bank's series key (on the card). */
 export async function selectSeriesHeads(
   em: EntityManager,
   ctx: CallerContext,
@@ -182,10 +204,14 @@ const BANK_FIELDS = [
 ] as const;
 
 /** The bank's value of a field, or the stored one where the user edited that field (`user-edits.ts`). */
-const incoming = (field: (typeof BANK_FIELDS)[number]) =>
-  (PROTECTED_BANK_FIELDS as readonly string[]).includes(field)
-    ? `case when '${field}' = any(t.user_edited_fields) then t.${field} else r.${field} end`
-    : `r.${field}`;
+const incoming = (field: (typeof BANK_FIELDS)[number]) => {
+  if ((PROTECTED_BANK_FIELDS as readonly string[]).includes(field))
+    return `case when '${field}' = any(t.user_edited_fields) then t.${field} else r.${field} end`;
+  // a debit that paid a bill keeps its bill: the account's bank knows nothing of it
+  if (field === 'bill_id' || field === 'billed_at')
+    return `case when t.is_bill_payment then t.${field} else r.${field} end`;
+  return `r.${field}`;
+};
 
 /**
  * Entries a source's id names again take the bank's data in one statement, except the fields the user edited;

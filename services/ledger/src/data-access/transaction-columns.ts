@@ -62,6 +62,8 @@ export const TRANSACTION_COLUMNS = {
   merchant_name_normalized: { type: 'text', nullable: true, role: 'internal', generated: true },
   merchant_cnpj_digits: { type: 'text', nullable: true, role: 'internal', generated: true },
   user_edited_fields: { type: 'text[]', nullable: false, default: [], role: 'internal' },
+  // the user undid an automatic match of the import (docs/decisions.md §9): no rule links the entry again
+  unlinked_at: { type: 'timestamptz', nullable: true, role: 'internal' },
 } as const satisfies Record<string, ColumnSpec>;
 
 /** What a column holds once read: calendar dates as `YYYY-MM-DD` text, money as a number of cents. */

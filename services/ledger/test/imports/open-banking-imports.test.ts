@@ -361,11 +361,6 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
       'transactions.0.date',
     ],
     [
-      'a repeated transaction external id',
-      { ...payload(), transactions: [payload().transactions[0], payload().transactions[0]] },
-      'transactions.1',
-    ],
-    [
       'a closing day of 32',
       { ...payload(), credit_cards: [{ ...payload().credit_cards[0], closing_day: 32 }] },
       'credit_cards.0.closing_day',
@@ -499,6 +494,8 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
         consent_expires_at: null,
         last_synced_at: null,
         last_sync_error: null,
+        last_sync_skipped: [],
+        last_sync_skipped_count: 0,
         last_import_job_id: null,
         revoked_at: null,
         profile_id: null,

@@ -129,10 +129,11 @@ describe('statement files (OFX and CSV) through the import pipeline', () => {
       [card],
     );
     expect(rows).toEqual([
-      // the card closes on the 3rd: the 1st is in March's bill, the 5th and 6th in April's
+      // the card closes on the 3rd: the 1st is in March's bill, the 5th in April's; the payment line of the 6th
+      // pays the bill closed on the 3rd (March's)
       { title: 'Mercado Pão & Cia', bill_due: '2026-03-10', original_amount: null, original_currency: null },
       { title: 'AMAZON US', bill_due: '2026-04-10', original_amount: '100.00', original_currency: 'USD' },
-      { title: 'Pagamento recebido', bill_due: '2026-04-10', original_amount: null, original_currency: null },
+      { title: 'Pagamento recebido', bill_due: '2026-03-10', original_amount: null, original_currency: null },
     ]);
     const listed = (await tenant.api.get(`/v1/transactions?credit_card_id=${card}`)).body.data;
     expect(listed.find((t: { title: string }) => t.title === 'AMAZON US')).toMatchObject({
@@ -223,7 +224,8 @@ describe('statement files (OFX and CSV) through the import pipeline', () => {
       ]),
       expected: [
         ['Supermercado Extra', 25_035, true],
-        ['Pagamento recebido', 100_000, false],
+        // the bill's payment line: that bill's payment (money leaving towards it), not a credit on the card
+        ['Pagamento recebido', 100_000, true],
       ],
     },
     {

@@ -44,6 +44,8 @@ export interface ImportedCardInput {
   closing_day: number | null;
   due_day: number;
   limit: number;
+  /** What the bank says is available of the limit (null: unknown, computed from the bills). */
+  available_limit: number | null;
 }
 
 export interface ImportCardsInput {
@@ -118,6 +120,7 @@ export const billingForLedgerRoutes = [
             closing_day: day().allow(null).required(),
             due_day: day().required(),
             limit: Joi.number().integer().min(0).required(),
+            available_limit: Joi.number().integer().allow(null).default(null),
           }),
         )
         .unique('external_id')

@@ -33,14 +33,31 @@ export interface ImportedAccount {
   logo?: string | null;
 }
 
+/** A payment of a card bill, as the bank reports it. */
+export interface ImportedBillPayment {
+  external_id?: string;
+  date: string;
+  amount: number;
+}
+
+/** A bill of the bank's card: its due date and the payments the bank reports for it. */
+export interface ImportedBill {
+  due_date: string;
+  payments: ImportedBillPayment[];
+}
+
 /** A credit card of the bank's, in one of the payload's (or an earlier import's) accounts. */
 export interface ImportedCreditCard {
   external_id: string;
   name: string;
-  account_external_id: string;
+  /** Absent when the bank shared no account with the card: it then follows the context's default account. */
+  account_external_id?: string;
   closing_day?: number | null;
   due_day: number;
   limit: number;
+  /** What the bank says is still available of the limit (cents; negative when over it). */
+  available_limit?: number | null;
+  bills?: ImportedBill[];
 }
 
 /**
@@ -80,6 +97,8 @@ export interface ImportedTransaction {
   original_currency?: string;
   /** Card entries: the due date of the bill the institution puts it in. */
   bill_due_date?: string;
+  /** The other party's CPF (11 digits) or CNPJ (14): the holder's own makes it a movement of their own money. */
+  counterparty_document?: string;
 }
 
 /** An investment with its daily balances. */
@@ -94,7 +113,7 @@ export interface ImportedInvestment {
 
 /** The body of an import after validation: every list present (empty by default). */
 export interface OpenBankingImport {
-  connection: { id: string; institution: string };
+  connection: { id: string; institution: string; holder_document?: string };
   accounts: ImportedAccount[];
   credit_cards: ImportedCreditCard[];
   transactions: ImportedTransaction[];
@@ -132,13 +151,39 @@ const importedAccount = Joi.object<ImportedAccount>({
     .allow(null),
 }).label('ImportedAccount');
 
+const document = () => Joi.string().pattern(/^(\d{11}|\d{14})$/, 'CPF (11 dígitos) ou CNPJ (14)');
+
+const importedBill = Joi.object<ImportedBill>({
+  due_date: bankDay().required(),
+  payments: Joi.array()
+    .items(
+      Joi.object<ImportedBillPayment>({
+        external_id: externalId(),
+        date: bankDay().required(),
+        amount: positiveCents().required(),
+      }).label('ImportedBillPayment'),
+    )
+    .max(100)
+    .default([]),
+})
+  .description('A bill of the card, by its due date, with the payments the bank reports for it')
+  .label('ImportedBill');
+
 const importedCard = Joi.object<ImportedCreditCard>({
   external_id: externalId().required(),
   name: text(100).required(),
-  account_external_id: externalId().required(),
+  account_external_id: externalId().description(
+    "The card's account (of this payload or an earlier import); without it, the context's default account",
+  ),
   closing_day: day().allow(null),
   due_day: day().required(),
   limit: cents().min(0).max(1e13).required(),
+  available_limit: cents()
+    .min(-1e13)
+    .max(1e13)
+    .allow(null)
+    .description("What the bank says is still available of the limit: the card's `available_limit` then shows it"),
+  bills: Joi.array().items(importedBill).unique('due_date').max(240).default([]),
 }).label('ImportedCreditCard');
 
 const importedInstallment = Joi.object<ImportedInstallment>({
@@ -160,7 +205,8 @@ export const originalAmount = () =>
     .pattern(/^(?!0+(\.0+)?$)\d{1,15}(\.\d{1,6})?$/, 'decimal (ex.: 12.34)')
     .max(24);
 
-const importedTransaction = Joi.object<ImportedTransaction>({
+/** One entry of the import: the check each entry a connection maps passes on its own before the payload's. */
+export const importedTransaction = Joi.object<ImportedTransaction>({
   external_id: externalId().required(),
   account_external_id: externalId(),
   credit_card_external_id: externalId(),
@@ -189,6 +235,9 @@ const importedTransaction = Joi.object<ImportedTransaction>({
   original_currency: currencyCode().description('ISO 4217 code of `original_amount`'),
   bill_due_date: bankDay().description(
     "Card entries only: the due date of the card bill the institution puts the entry in (instead of the bill of the entry's date)",
+  ),
+  counterparty_document: document().description(
+    "The other party's CPF or CNPJ (digits): equal to `connection.holder_document`, the entry moves the holder's own money (a transfer)",
   ),
 })
   .xor('account_external_id', 'credit_card_external_id')
@@ -219,10 +268,14 @@ const importedInvestment = Joi.object<ImportedInvestment>({
 
 /** The payload of docs/decisions.md §9, keyed by the bank's ids; each list is unique by its key. */
 export const importBody = Joi.object<OpenBankingImport>({
-  connection: Joi.object({ id: externalId().required(), institution: text(200).required() }).required(),
+  connection: Joi.object({
+    id: externalId().required(),
+    institution: text(200).required(),
+    holder_document: document().description("The account holder's CPF or CNPJ (digits)"),
+  }).required(),
   accounts: Joi.array().items(importedAccount).unique('external_id').max(1000).default([]),
   credit_cards: Joi.array().items(importedCard).unique('external_id').max(1000).default([]),
-  transactions: Joi.array().items(importedTransaction).unique('external_id').max(50_000).default([]),
+  transactions: Joi.array().items(importedTransaction).max(50_000).default([]),
   investments: Joi.array().items(importedInvestment).unique('investment_id').max(1000).default([]),
 }).label('OpenBankingImport');
 
@@ -253,6 +306,21 @@ export const connectionSchema = Joi.object({
   consent_expires_at: Joi.string().isoDate().allow(null).required(),
   last_synced_at: Joi.string().isoDate().allow(null).required().description('When the last sync finished'),
   last_sync_error: Joi.string().allow(null).required().description('Why the last sync failed, in Portuguese'),
+  last_sync_skipped_count: Joi.number()
+    .integer()
+    .required()
+    .description(
+      "How many of the institution's records the last sync left out because they break the Open Finance documents (the rest was imported)",
+    ),
+  last_sync_skipped: Joi.array()
+    .items(
+      Joi.object({
+        record: Joi.string().required().description('Which record (its kind and id)'),
+        reason: Joi.string().required().description('Why, in Portuguese'),
+      }).label('SkippedRecord'),
+    )
+    .required()
+    .description('The first 50 of them, each with its reason'),
   last_import_job_id: anyUuid()
     .allow(null)
     .required()

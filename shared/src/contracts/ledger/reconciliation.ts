@@ -69,4 +69,20 @@ export const reconciliationRoutes = [
       409: { description: 'Nothing reconciled', schema: errorSchema },
     },
   }),
+  defineRoute({
+    operationId: 'unlinkTransaction',
+    method: 'post',
+    path: '/v1/transactions/:id/unlink',
+    service: 'ledger',
+    tag: 'Transactions',
+    summary: 'Undo what an import linked: a bill payment or a transfer it found',
+    description:
+      "For a match the import's rules made that the user says is wrong (docs/decisions.md §9). `{id}` is an account debit an import took as a bill's payment: it becomes a plain expense again (one made with `POST /v2/bills/{id}/pay` stays a payment), and the payment the bank reported waits on its card as a payment of that bill (the bill stays as the bank says). Or `{id}` is a leg of a transfer an import found (two legs in the context's accounts, or one to the holder's own account elsewhere or to or from an investment): its imported legs become plain entries. An entry unlinked is never linked again by a later import. Answers the entry. 409 when no import linked it (a transfer made with `create-transfer`, a plain entry).",
+    params: idParams,
+    responses: {
+      200: { description: 'The entry, no longer linked', schema: transactionSchema },
+      404: { description: 'Unknown transaction in this context', schema: errorSchema },
+      409: { description: 'Nothing an import linked', schema: errorSchema },
+    },
+  }),
 ];

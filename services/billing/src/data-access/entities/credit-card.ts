@@ -19,6 +19,8 @@ export const CreditCardSchema = defineEntity({
     closingDay: p.integer(),
     dueDay: p.integer(),
     limit: p.bigint('number').fieldName('limit').default(0),
+    /** An imported card: what its bank last said is available of the limit (shown instead of the computed one). */
+    bankAvailableLimit: p.bigint('number').nullable(),
     isUnlimited: p.boolean().default(false),
     needsClosingDateReview: p.boolean().default(false),
     connectionId: p.uuid().nullable(),

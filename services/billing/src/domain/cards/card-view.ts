@@ -11,8 +11,8 @@ export function cardView(card: CreditCard, owed: number) {
     closing_date: String(card.closingDay),
     expiring_date: String(card.dueDay),
     limit: card.limit,
-    // an unlimited card has no limit to run out of
-    available_limit: card.isUnlimited ? null : card.limit - owed,
+    // an unlimited card has no limit to run out of; an imported one shows what its bank says
+    available_limit: card.isUnlimited ? null : (card.bankAvailableLimit ?? card.limit - owed),
     is_unlimited: card.isUnlimited,
     needs_closing_date_review: card.needsClosingDateReview,
     profile_id: card.profileId ?? null,

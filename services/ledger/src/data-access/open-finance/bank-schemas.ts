@@ -2,32 +2,42 @@ import Joi from 'joi';
 
 /**
  * The fields of the Open Finance Brasil answers the connector reads, hand-derived from the published documents
- * (consents 3.3.1, resources 3.1.0, accounts 2.4.2, credit-cards-accounts 2.3.1, the investment families):
- * an answer missing one of them, or holding it in another shape, is an institution answering garbage.
- * Other fields pass unread.
+ * (consents 3.3.1, resources 3.1.0, accounts 2.4.2, credit-cards-accounts 2.3.1, the investment families). Each
+ * record of a list is checked on its own: one that breaks them is left out with its reason and the rest is read
+ * (docs/open-banking.md, "Sync"). Where institutions are known to bend a format the mapping still reads exactly
+ * (single-digit date parts the documents' patterns allow, a decimal comma, JSON numbers, blanks around an id), the
+ * schema lets it through and the mapping normalizes it. Other fields pass unread.
  */
-const amount = (signed = false) =>
-  Joi.string()
-    .pattern(signed ? /^-?\d{1,15}\.\d{2,10}$/ : /^\d{1,15}\.\d{2,10}$/)
-    .required();
-const money = (signed = false) =>
+const decimal = () =>
+  Joi.alternatives().try(
+    Joi.string().pattern(/^\s*-?\d{1,15}(?:[.,]\d{1,10})?\s*$/),
+    Joi.number().min(-1e15).max(1e15),
+  );
+const money = () =>
   Joi.object({
-    amount: amount(signed),
+    amount: decimal().required(),
     currency: Joi.string()
       .pattern(/^[A-Z]{3}$/)
       .required(),
   });
+/** The documents' id (`^[a-zA-Z0-9][a-zA-Z0-9-]{0,99}$`), blanks around it allowed (the mapping trims them). */
 const id = () =>
   Joi.string()
-    .pattern(/^[a-zA-Z0-9][a-zA-Z0-9-]{0,99}$/)
+    .pattern(/^\s*[a-zA-Z0-9][a-zA-Z0-9-]{0,99}\s*$/)
     .required();
-const day = () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
-const dateTime = () => Joi.string().isoDate();
-const links = Joi.object({ self: Joi.string().required(), next: Joi.string() });
+/** A day as the documents' patterns allow it (`2024-3-5` too), or the dummy `0001-01-01`. */
+const day = () => Joi.string().pattern(/^\d{4}-\d{1,2}-\d{1,2}$/);
+/** A date-time: the documents' `…T10:30:00.000Z`, single-digit date parts, without milliseconds, or with an offset. */
+const dateTime = () =>
+  Joi.string().pattern(/^\d{4}-\d{1,2}-\d{1,2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/);
+const links = Joi.object({ self: Joi.string(), next: Joi.string() });
 
-/** A page of a list: `data` of `item`, `links` with an optional `next`. */
-export const pageOf = (item: Joi.Schema) =>
-  Joi.object({ data: Joi.array().items(item).required(), links: links.required() });
+/** A page of a list: `data` (records checked one by one), `links` with an optional `next`, `meta` when given. */
+export const pageSchema = Joi.object({
+  data: Joi.array().required(),
+  links: links.required(),
+  meta: Joi.object({ totalPages: Joi.number().integer().min(0) }),
+});
 /** One record: `data`. */
 export const oneOf = (item: Joi.Schema) => Joi.object({ data: item.required() });
 
@@ -38,7 +48,7 @@ export const consentSchema = oneOf(
       .max(256)
       .required(),
     status: Joi.string().valid('AUTHORISED', 'AWAITING_AUTHORISATION', 'REJECTED').required(),
-    expirationDateTime: dateTime(),
+    expirationDateTime: Joi.string().isoDate(),
     rejection: Joi.object({ reason: Joi.object({ code: Joi.string().required() }).required() }),
   }),
 );
@@ -49,19 +59,16 @@ export const resourceSchema = Joi.object({
   status: Joi.string().required(),
 });
 
+/** An account: its number only names it, so any text the institution gives is taken. */
 export const accountSchema = Joi.object({
   accountId: id(),
-  brandName: Joi.string().max(80).required(),
+  brandName: Joi.string().required(),
   type: Joi.string().required(),
-  compeCode: Joi.string()
-    .pattern(/^\d{3}$/)
-    .required(),
-  number: Joi.string()
-    .pattern(/^\d{8,20}$/)
-    .required(),
+  compeCode: Joi.string(),
+  number: Joi.string().required(),
 });
 
-export const balancesSchema = oneOf(Joi.object({ availableAmount: money(true).required() }));
+export const balancesSchema = oneOf(Joi.object({ availableAmount: money().required() }));
 
 export const accountTransactionSchema = Joi.object({
   transactionId: id(),
@@ -73,22 +80,32 @@ export const accountTransactionSchema = Joi.object({
   type: Joi.string().required(),
   transactionAmount: money().required(),
   transactionDateTime: dateTime().required(),
-  partieCnpjCpf: Joi.string().pattern(/^\d{11}$|^\d{14}$/),
+  partieCnpjCpf: Joi.string(),
   partiePersonType: Joi.string(),
 });
 
 export const cardSchema = Joi.object({
   creditCardAccountId: id(),
-  brandName: Joi.string().max(80).required(),
-  name: Joi.string().max(50).required(),
+  brandName: Joi.string().required(),
+  name: Joi.string().required(),
 });
 
 export const limitSchema = Joi.object({
   creditLineLimitType: Joi.string().required(),
+  isLimitFlexible: Joi.boolean(),
   limitAmount: money(),
+  usedAmount: money(),
+  availableAmount: money(),
 });
 
-export const billSchema = Joi.object({ billId: id(), dueDate: day().required() });
+export const billSchema = Joi.object({
+  billId: id(),
+  dueDate: day().required(),
+  billTotalAmount: money(),
+  payments: Joi.array().items(
+    Joi.object({ paymentDate: day().required(), amount: decimal().required(), currency: Joi.string() }),
+  ),
+});
 
 export const cardTransactionSchema = Joi.object({
   transactionId: id(),
@@ -97,8 +114,10 @@ export const cardTransactionSchema = Joi.object({
   creditDebitType: Joi.string().valid('CREDITO', 'DEBITO').required(),
   transactionType: Joi.string().required(),
   paymentType: Joi.string(),
-  chargeIdentificator: Joi.number().integer().min(1).max(999),
-  chargeNumber: Joi.number().integer().min(1).max(999),
+  feeType: Joi.string(),
+  otherCreditsType: Joi.string(),
+  chargeIdentificator: Joi.number().integer().min(0).max(999),
+  chargeNumber: Joi.number().integer().min(0).max(999),
   brazilianAmount: money().required(),
   amount: money().required(),
   transactionDateTime: dateTime().required(),
@@ -115,7 +134,18 @@ export const investmentIdentificationSchema = oneOf(
     investmentType: Joi.string(),
     anbimaCategory: Joi.string(),
     isinCode: Joi.string(),
+    ticker: Joi.string(),
   }),
 );
 
-export const investmentBalanceSchema = oneOf(Joi.object({ grossAmount: money(true).required() }));
+/** A position's balance (some variable-income institutions send it as a list of one). */
+export const investmentBalanceSchema = Joi.object({
+  data: Joi.alternatives()
+    .try(
+      Joi.object({ grossAmount: money().required() }),
+      Joi.array()
+        .items(Joi.object({ grossAmount: money() }))
+        .min(1),
+    )
+    .required(),
+});

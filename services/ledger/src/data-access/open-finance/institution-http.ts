@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type Joi from 'joi';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { BankError } from '../../domain/open-banking/bank-connector.ts';
+import { BankError, type SkippedRecord } from '../../domain/open-banking/bank-connector.ts';
 import type { Institution } from '../../domain/open-banking/institutions.ts';
+import { pageSchema } from './bank-schemas.ts';
 
-/** Calls to one institution: at most this many pages of one list (page-size 1000 each). */
-const MAX_PAGES = 200;
-/** 429 and 5xx are retried this many times with exponential backoff (Retry-After honoured up to the cap). */
+/**
+ * A list longer than this many pages is not a list an institution serves: the sync fails saying it was cut, never
+ * imports part of it as if it were whole.
+ */
+const MAX_PAGES = 100_000;
+/** 429 and 5xx are retried this many times with exponential backoff, or after the institution's `Retry-After`. */
 export const RETRIES = 4;
 const BACKOFF_MS = 250;
-const MAX_WAIT_MS = 5000;
+/** A `Retry-After` up to this long is waited for here; a longer one ends the sync, which is tried again after it. */
+export const MAX_WAIT_MS = 5000;
 
 export interface HttpOptions {
   timeoutMs: number;
@@ -73,10 +78,12 @@ export async function callInstitution<T>(
   const call = fapiFetch(institution, options.timeoutMs);
   let lastError: BankError | null = null;
   for (let attempt = 0; attempt <= RETRIES; attempt++) {
-    if (attempt > 0)
-      await sleep(
-        lastError?.status === 429 ? lastErrorWait(lastError) : (options.backoffMs ?? BACKOFF_MS) * 2 ** (attempt - 1),
-      );
+    if (attempt > 0) {
+      const asked = lastError?.retryAfterMs;
+      // a long Retry-After is honoured by the job's delay, not by calls sooner than the institution asked
+      if (asked !== undefined && asked > MAX_WAIT_MS) throw lastError as BankError;
+      await sleep(asked ?? (options.backoffMs ?? BACKOFF_MS) * 2 ** (attempt - 1));
+    }
     let response: Response;
     try {
       response = await call(request.url, {
@@ -96,14 +103,8 @@ export async function callInstitution<T>(
       throw err;
     }
     if (response.status === 429 || response.status >= 500) {
-      const retryAfter = Number(response.headers.get('retry-after'));
-      lastError = Object.assign(
-        new BankError('unavailable', `${institution.name} respondeu ${response.status}`, response.status),
-        {
-          retryAfterMs:
-            Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : (options.backoffMs ?? BACKOFF_MS),
-        },
-      );
+      lastError = new BankError('unavailable', `${institution.name} respondeu ${response.status}`, response.status);
+      lastError.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
       await response.body?.cancel();
       continue;
     }
@@ -138,30 +139,71 @@ export async function callInstitution<T>(
   throw lastError ?? new BankError('unavailable', `${institution.name} indisponível`);
 }
 
-function lastErrorWait(error: BankError): number {
-  return Math.min(MAX_WAIT_MS, (error as BankError & { retryAfterMs?: number }).retryAfterMs ?? BACKOFF_MS);
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, nowMs = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** Every record of a list, following `links.next` (only within the family's own origin, where the token belongs). */
+const idOfRecord = (item: unknown): string | null => {
+  if (typeof item !== 'object' || item === null) return null;
+  for (const field of ['transactionId', 'accountId', 'creditCardAccountId', 'billId', 'investmentId', 'resourceId']) {
+    const value = (item as Record<string, unknown>)[field];
+    if (typeof value === 'string') return value.trim().slice(0, 100);
+  }
+  return null;
+};
+
+/**
+ * Every record of a list, following `links.next` (only within the family's own origin, where the token belongs),
+ * or the next page number while `meta.totalPages` says there is one and `next` is missing. Each record is checked
+ * against `item` on its own: one that breaks the documents is left out into `skipped`, the rest is read.
+ */
 export async function allPages<T>(
   institution: Institution,
   options: HttpOptions,
-  request: { url: string; token: string; schema: Joi.Schema },
+  request: { url: string; token: string; item: Joi.Schema; what: string; skipped: SkippedRecord[] },
 ): Promise<T[]> {
   const origin = new URL(request.url).origin;
   const records: T[] = [];
   let url: string | undefined = request.url;
-  for (let page = 0; url && page < MAX_PAGES; page++) {
-    const { body } = await callInstitution<{ data: T[]; links: { next?: string } }>(institution, options, {
-      ...request,
-      url,
-    });
-    records.push(...body.data);
+  for (let page = 1; url; page++) {
+    if (page > MAX_PAGES) {
+      throw new BankError(
+        'incomplete',
+        `${institution.name} listou mais de ${MAX_PAGES} páginas: a lista ficou incompleta`,
+      );
+    }
+    const { body } = await callInstitution<{
+      data: unknown[];
+      links: { next?: string };
+      meta?: { totalPages?: number };
+    }>(institution, options, { url, token: request.token, schema: pageSchema });
+    for (const [index, item] of body.data.entries()) {
+      const { error, value } = request.item.validate(item, { allowUnknown: true, convert: false });
+      if (!error) {
+        records.push(value as T);
+        continue;
+      }
+      const id = idOfRecord(item);
+      request.skipped.push({
+        record: `${request.what} ${id ?? `(página ${page}, item ${index + 1})`}`,
+        reason: `fora do padrão Open Finance: ${error.message}`.slice(0, 300),
+      });
+    }
     const next: string | undefined = body.links.next as string | undefined;
     if (next && new URL(next, url).origin !== origin) {
       throw new BankError('invalid', `${institution.name} indicou uma próxima página em outro endereço`);
     }
-    url = next ? new URL(next, url).toString() : undefined;
+    if (next) url = new URL(next, url).toString();
+    else if ((body.meta?.totalPages ?? 0) > page && body.data.length > 0) {
+      const following = new URL(url);
+      following.searchParams.set('page', String(page + 1));
+      url = following.toString();
+    } else url = undefined;
   }
   return records;
 }

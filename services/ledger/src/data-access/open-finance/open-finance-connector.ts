@@ -1,5 +1,6 @@
 import type { webcrypto } from 'node:crypto';
 import { addDays } from '@finance/shared/calendar';
+import type Joi from 'joi';
 import { importJWK } from 'jose';
 import * as oidc from 'openid-client';
 import {
@@ -9,6 +10,7 @@ import {
   BankError,
   type BankSnapshot,
   type ConsentState,
+  type SkippedRecord,
 } from '../../domain/open-banking/bank-connector.ts';
 import { INVESTMENT_FAMILIES, type Institution } from '../../domain/open-banking/institutions.ts';
 import {
@@ -23,7 +25,6 @@ import {
   investmentIdentificationSchema,
   investmentItemSchema,
   limitSchema,
-  pageOf,
   resourceSchema,
 } from './bank-schemas.ts';
 import { allPages, callInstitution, fapiFetch, type HttpOptions } from './institution-http.ts';
@@ -230,21 +231,30 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
 
     async fetchSnapshot(institution, input): Promise<BankSnapshot> {
       const token = await dataToken(institution, input.refreshToken);
-      const list = <T>(url: string, item: Parameters<typeof pageOf>[0]) =>
-        allPages<T>(institution, options, { url, token, schema: pageOf(item) });
-      const one = async <T>(url: string, schema: Parameters<typeof callInstitution>[2]['schema']) =>
+      const skipped: SkippedRecord[] = [];
+      const list = <T>(url: string, item: Joi.Schema, what: string) =>
+        allPages<T>(institution, options, { url, token, item, what, skipped });
+      const one = async <T>(url: string, schema: Joi.Schema) =>
         (await callInstitution<{ data: T }>(institution, options, { url, token, schema })).body.data;
+      // a part the institution refuses or garbles is left out with its reason; its silence fails the sync (retried)
+      const orSkip = async <T>(what: string, read: () => Promise<T>): Promise<T | null> => {
+        try {
+          return await read();
+        } catch (err) {
+          if (!(err instanceof BankError) || (err.kind !== 'refused' && err.kind !== 'invalid')) throw err;
+          skipped.push({ record: what, reason: err.message.slice(0, 300) });
+          return null;
+        }
+      };
       const resources = institution.apis.resources
         ? await list<{ resourceId: string; status: string }>(
             `${institution.apis.resources}/resources?${PAGE}`,
             resourceSchema,
+            'recurso',
           )
         : null;
       const shared = (id: string) =>
-        !resources || resources.some((r) => r.resourceId === id && r.status === 'AVAILABLE');
-      // the history once (12 months and what is scheduled); then the current days (D-6) when they cover
-      // the time since the last sync, else the history from a little before it
-      const current = input.from >= addDays(input.to, -CURRENT_DAYS);
+        !resources || resources.some((r) => r.resourceId.trim() === id && r.status === 'AVAILABLE');
       const ahead = addDays(input.to, FORECAST_DAYS);
 
       const accounts: BankSnapshot['accounts'] = [];
@@ -253,23 +263,34 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
         for (const account of await list<BankSnapshot['accounts'][number]>(
           `${accountsApi}/accounts?${PAGE}`,
           accountSchema,
+          'conta',
         )) {
-          if (!shared(account.accountId)) continue;
-          const base = `${accountsApi}/accounts/${encodeURIComponent(account.accountId)}`;
-          const balance = await one<{ availableAmount: { amount: string; currency: string } }>(
-            `${base}/balances`,
-            balancesSchema,
+          const accountId = account.accountId.trim();
+          if (!shared(accountId)) continue;
+          const base = `${accountsApi}/accounts/${encodeURIComponent(accountId)}`;
+          const balance = await orSkip(`saldo da conta ${accountId}`, () =>
+            one<{ availableAmount: BankSnapshot['accounts'][number]['balance'] }>(`${base}/balances`, balancesSchema),
           );
-          const windows = current
-            ? [
-                `${base}/transactions-current?fromBookingDate=${input.from}&toBookingDate=${input.to}&${PAGE}`,
-                `${base}/transactions?fromBookingDate=${addDays(input.to, 1)}&toBookingDate=${ahead}&${PAGE}`,
-              ]
-            : [`${base}/transactions?fromBookingDate=${input.from}&toBookingDate=${ahead}&${PAGE}`];
+          if (!balance) continue;
+          // pending and scheduled entries are read again until they settle, whatever the last sync's window
+          const from = [input.from, input.openSince?.[accountId] ?? input.from].sort()[0];
+          // the history once (12 months and what is scheduled); then the current days (D-6) when they cover the
+          // time since the last sync, else the history from a little before it
+          const windows =
+            from >= addDays(input.to, -CURRENT_DAYS)
+              ? [
+                  `${base}/transactions-current?fromBookingDate=${from}&toBookingDate=${input.to}&${PAGE}`,
+                  `${base}/transactions?fromBookingDate=${addDays(input.to, 1)}&toBookingDate=${ahead}&${PAGE}`,
+                ]
+              : [`${base}/transactions?fromBookingDate=${from}&toBookingDate=${ahead}&${PAGE}`];
           const transactions: BankAccountTransaction[] = [];
-          for (const url of windows)
-            transactions.push(...(await list<BankAccountTransaction>(url, accountTransactionSchema)));
-          accounts.push({ ...account, balance: balance.availableAmount, transactions });
+          for (const url of windows) {
+            const read = await orSkip(`lançamentos da conta ${accountId}`, () =>
+              list<BankAccountTransaction>(url, accountTransactionSchema, `lançamento da conta ${accountId}`),
+            );
+            transactions.push(...(read ?? []));
+          }
+          accounts.push({ ...account, accountId, balance: balance.availableAmount, transactions });
         }
       }
 
@@ -279,30 +300,51 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
         for (const card of await list<{ creditCardAccountId: string; name: string; brandName: string }>(
           `${cardsApi}/accounts?${PAGE}`,
           cardSchema,
+          'cartão',
         )) {
-          if (!shared(card.creditCardAccountId)) continue;
-          const base = `${cardsApi}/accounts/${encodeURIComponent(card.creditCardAccountId)}`;
-          const limits = await list<{
-            creditLineLimitType: string;
-            limitAmount?: { amount: string; currency: string };
-          }>(`${base}/limits`, limitSchema);
-          const total = limits.find((l) => l.creditLineLimitType === 'LIMITE_CREDITO_TOTAL') ?? limits[0];
-          const bills = [];
-          for (const bill of await list<{ billId: string; dueDate: string }>(
-            `${base}/bills?fromDueDate=${addDays(input.from, -45)}&toDueDate=${ahead}&${PAGE}`,
-            billSchema,
-          )) {
-            const transactions = await list<BankCardTransaction>(
-              `${base}/bills/${encodeURIComponent(bill.billId)}/transactions?${PAGE}`,
-              cardTransactionSchema,
+          const cardId = card.creditCardAccountId.trim();
+          if (!shared(cardId)) continue;
+          const base = `${cardsApi}/accounts/${encodeURIComponent(cardId)}`;
+          const limits =
+            (await orSkip(`limites do cartão ${cardId}`, () =>
+              list<BankLimit>(`${base}/limits`, limitSchema, `limite do cartão ${cardId}`),
+            )) ?? [];
+          const bills: BankSnapshot['cards'][number]['bills'] = [];
+          for (const bill of (await orSkip(`faturas do cartão ${cardId}`, () =>
+            list<{ billId: string; dueDate: string; payments?: Array<{ paymentDate: string; amount: string }> }>(
+              `${base}/bills?fromDueDate=${addDays(input.from, -45)}&toDueDate=${ahead}&${PAGE}`,
+              billSchema,
+              `fatura do cartão ${cardId}`,
+            ),
+          )) ?? []) {
+            const billId = bill.billId.trim();
+            const transactions = await orSkip(`lançamentos da fatura ${billId}`, () =>
+              list<BankCardTransaction>(
+                `${base}/bills/${encodeURIComponent(billId)}/transactions?${PAGE}`,
+                cardTransactionSchema,
+                `lançamento da fatura ${billId}`,
+              ),
             );
-            bills.push({ billId: bill.billId, dueDate: bill.dueDate, transactions });
+            bills.push({
+              billId,
+              dueDate: bill.dueDate,
+              payments: bill.payments ?? [],
+              transactions: transactions ?? [],
+            });
           }
+          const current = input.from >= addDays(input.to, -CURRENT_DAYS);
           const recent = current
             ? `${base}/transactions-current?fromTransactionDate=${input.from}&toTransactionDate=${input.to}&${PAGE}`
             : `${base}/transactions?fromTransactionDate=${input.from}&toTransactionDate=${input.to}&${PAGE}`;
-          const open = (await list<BankCardTransaction>(recent, cardTransactionSchema)).filter((tx) => !tx.billId);
-          cards.push({ ...card, limit: total?.limitAmount ?? null, bills, open });
+          const read = new Set(bills.map((bill) => bill.billId));
+          // an entry of a bill not read here (the open one, or one the list left out) is read from the card's list
+          const open = (
+            (await orSkip(`lançamentos do cartão ${cardId}`, () =>
+              list<BankCardTransaction>(recent, cardTransactionSchema, `lançamento do cartão ${cardId}`),
+            )) ?? []
+          ).filter((tx) => !tx.billId || !read.has(tx.billId.trim()));
+          const total = cardLimit(limits);
+          cards.push({ ...card, creditCardAccountId: cardId, ...total, bills, open });
         }
       }
 
@@ -313,31 +355,63 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
         for (const item of await list<{ investmentId: string; brandName: string }>(
           `${api}/investments?${PAGE}`,
           investmentItemSchema,
+          'investimento',
         )) {
-          if (!shared(item.investmentId)) continue;
-          const base = `${api}/investments/${encodeURIComponent(item.investmentId)}`;
-          const identification = await one<Record<string, string | undefined>>(base, investmentIdentificationSchema);
-          const balance = await one<{ grossAmount: { amount: string; currency: string } }>(
-            `${base}/balances`,
-            investmentBalanceSchema,
+          const investmentId = item.investmentId.trim();
+          if (!shared(investmentId)) continue;
+          const base = `${api}/investments/${encodeURIComponent(investmentId)}`;
+          const identification =
+            (await orSkip(`identificação do investimento ${investmentId}`, () =>
+              one<Record<string, string | undefined>>(base, investmentIdentificationSchema),
+            )) ?? {};
+          const balance = await orSkip(`saldo do investimento ${investmentId}`, () =>
+            one<
+              | { grossAmount: BankSnapshot['investments'][number]['grossAmount'] }
+              | Array<{ grossAmount?: BankSnapshot['investments'][number]['grossAmount'] }>
+            >(`${base}/balances`, investmentBalanceSchema),
           );
+          const grossAmount = Array.isArray(balance) ? balance[0]?.grossAmount : balance?.grossAmount;
+          if (!grossAmount) continue;
           const kind =
             family === 'treasure-titles'
               ? 'TREASURY'
               : (identification.investmentType ?? identification.anbimaCategory ?? family.toUpperCase());
           investments.push({
             family,
-            investmentId: item.investmentId,
-            name: identification.name ?? identification.productName ?? `${kind} ${item.brandName}`,
+            investmentId,
+            name:
+              identification.name ?? identification.productName ?? identification.ticker ?? `${kind} ${item.brandName}`,
             kind,
             brandName: item.brandName,
-            grossAmount: balance.grossAmount,
+            grossAmount,
           });
         }
       }
-      return { accounts, cards, investments };
+      return { accounts, cards, investments, skipped };
     },
   };
+}
+
+interface BankLimit {
+  creditLineLimitType: string;
+  isLimitFlexible?: boolean;
+  limitAmount?: BankMoney;
+  usedAmount?: BankMoney;
+  availableAmount?: BankMoney;
+}
+type BankMoney = { amount: string | number; currency: string };
+
+/**
+ * The card's limit from its limits: the total line (`LIMITE_CREDITO_TOTAL`), else the largest line; what is
+ * available of it as the institution says, or its limit less what it says is used.
+ */
+function cardLimit(limits: BankLimit[]): { limit: BankMoney | null; available: BankMoney | null } {
+  const amountOf = (money?: BankMoney) => Number(String(money?.amount ?? 0).replace(',', '.'));
+  const line =
+    limits.find((l) => l.creditLineLimitType === 'LIMITE_CREDITO_TOTAL' && l.limitAmount) ??
+    [...limits].filter((l) => l.limitAmount).sort((a, b) => amountOf(b.limitAmount) - amountOf(a.limitAmount))[0];
+  if (!line?.limitAmount) return { limit: null, available: null };
+  return { limit: line.limitAmount, available: line.availableAmount ?? null };
 }
 
 /** openid-client's failures as the domain's: a grant the institution refuses, an answer out of the profile, a silence. */

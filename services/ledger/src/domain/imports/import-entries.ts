@@ -1,37 +1,62 @@
-import { addDays } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillAssignment } from '@finance/shared/contracts/internal/billing-for-ledger';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ChangedRow } from '../../data-access/changed-rows-sql.ts';
 import {
   type BankUpdate,
   type CandidateRow,
   completeMatchedEntries,
+  type ImportKey,
   insertImportKeys,
-  type KeyedEntry,
+  type KnownEntryRow,
   lockImportHolders,
   markKeysBooked,
-  selectKeyedEntries,
+  selectKnownEntries,
   selectMatchCandidates,
-  selectSeriesHeads,
   updateFromBank,
 } from '../../data-access/import-keys.ts';
+import {
+  linkTransferLegs,
+  markBillPayments,
+  movePaymentsToAccounts,
+  type PairableRow,
+  type PayingEntry,
+  selectCardHeldPayments,
+  selectPayingDebits,
+  selectTransferLegs,
+} from '../../data-access/import-matches.ts';
 import { countSuggestionsFor } from '../../data-access/reconciliation.ts';
 import { insertReturningChanged, type NewTransaction } from '../../data-access/transaction-repository.ts';
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
-import { blankTransaction } from '../transactions/new-transaction.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
-import { type ImportSource, type PipelineEntry, type PipelineOutcome, SKIPPED_DELETED } from './import-entry.ts';
+import { BILL_PAYMENT_WINDOW_DAYS, isPaymentLine, pairBillPayments } from './bill-payments.ts';
+import { type BillPlan, bankFields, billKeyOf, entryRows, holderOf, paidAtOf } from './entry-rows.ts';
+import {
+  type ImportSource,
+  type PipelineEntry,
+  type PipelineOutcome,
+  SKIPPED_DELETED,
+  type SkippedEntry,
+} from './import-entry.ts';
 import { MATCH_WINDOW_DAYS, matchEntries, type StoredCandidate } from './match-entries.ts';
+import { ownMoneyMove, pairOwnTransfers, TRANSFER_WINDOW_DAYS, type TransferLeg } from './own-money.ts';
+import { distinctEntries, pairKnownEntries } from './source-ids.ts';
 
 const ASSIGN_CHUNK = 5000;
-const SERIES_PREFIX = 'series:';
 
-const holderOf = (entry: PipelineEntry) => (entry.account_id ?? entry.credit_card_id) as string;
-const billKey = (cardId: string, date: string, byDue: boolean) => `${cardId}:${byDue ? 'due:' : ''}${date}`;
-const paidAtOf = (entry: PipelineEntry) => (entry.status === 'BOOKED' ? `${entry.date}T00:00:00.000Z` : null);
+/** A card entry that is the bill's payment: the source said so, or a card credit whose text says so. */
+const isReportedPayment = (entry: PipelineEntry) =>
+  entry.credit_card_id !== null && !entry.is_expense && (entry.bill_payment === true || isPaymentLine(entry.title));
+
+/**
+ * The day billing places a card entry by: a payment line without the bank's bill pays the bill closed before it
+ * (the bill of a month earlier); anything else, the bill of its date.
+ */
+const billDateOf = (entry: PipelineEntry) => (isReportedPayment(entry) ? addMonthsClamped(entry.date, -1) : entry.date);
 
 /**
  * The bill of each card entry, asked of billing before the transaction (docs/architecture.md rule 9): by the due
@@ -42,13 +67,13 @@ async function planBills(
   ctx: CallerContext,
   entries: PipelineEntry[],
   seen: CalendarVersions,
-): Promise<Map<string, BillAssignment>> {
+): Promise<BillPlan> {
   const byCard = new Map<string, { dates: Set<string>; due: Set<string> }>();
   for (const entry of entries) {
     if (!entry.credit_card_id) continue;
     const card = byCard.get(entry.credit_card_id) ?? { dates: new Set(), due: new Set() };
     if (entry.bill_due_date) card.due.add(entry.bill_due_date);
-    else card.dates.add(entry.date);
+    else card.dates.add(billDateOf(entry));
     byCard.set(entry.credit_card_id, card);
   }
   const bills = new Map<string, BillAssignment>();
@@ -63,42 +88,11 @@ async function planBills(
         dueList.slice(i, i + ASSIGN_CHUNK),
       );
       seen.set(cardId, Math.min(seen.get(cardId) ?? answer.card.calendar_version, answer.card.calendar_version));
-      for (const bill of answer.assignments) bills.set(billKey(cardId, bill.date, false), bill);
-      for (const bill of answer.due_assignments ?? []) bills.set(billKey(cardId, bill.date, true), bill);
+      for (const bill of answer.assignments) bills.set(billKeyOf(cardId, bill.date, false), bill);
+      for (const bill of answer.due_assignments ?? []) bills.set(billKeyOf(cardId, bill.date, true), bill);
     }
   }
-  return bills;
-}
-
-function billOf(bills: Map<string, BillAssignment>, entry: PipelineEntry) {
-  if (!entry.credit_card_id) return { bill_id: null, billed_at: null };
-  const bill = entry.bill_due_date
-    ? bills.get(billKey(entry.credit_card_id, entry.bill_due_date, true))
-    : bills.get(billKey(entry.credit_card_id, entry.date, false));
-  return { bill_id: bill?.bill_id ?? null, billed_at: bill?.billed_at ?? null };
-}
-
-/** The bank's side of an entry as the row's columns. */
-function bankFields(entry: PipelineEntry, bills: Map<string, BillAssignment>) {
-  return {
-    amount: entry.amount,
-    date: entry.date,
-    title: entry.title,
-    description: entry.description,
-    is_expense: entry.is_expense,
-    account_id: entry.account_id,
-    credit_card_id: entry.credit_card_id,
-    ...billOf(bills, entry),
-    logo_url: entry.logo_url,
-    merchant_cnae: entry.merchant_cnae,
-    merchant_cnpj: entry.merchant_cnpj,
-    merchant_name: entry.merchant_name,
-    operation_type: entry.operation_type,
-    original_amount: entry.original_amount,
-    original_currency: entry.original_currency,
-    paid: entry.status === 'BOOKED',
-    paid_at: paidAtOf(entry),
-  };
+  return { bills, dateOf: billDateOf };
 }
 
 const toCandidate = (row: CandidateRow): StoredCandidate => ({
@@ -111,70 +105,38 @@ const toCandidate = (row: CandidateRow): StoredCandidate => ({
   installment: row.installment_number,
 });
 
-/**
- * New rows for entries nothing matched. Installments of one purchase join one PARCELLED series: the member the
- * source first brought is its head (`connected_transaction_id`), found again by the bank's series key, so
- * installments arriving in later imports join it; `series_index` is the installment's number − 1.
- */
-async function newRows(
-  em: EntityManager,
-  ctx: CallerContext,
-  source: ImportSource,
-  entries: PipelineEntry[],
-  bills: Map<string, BillAssignment>,
-) {
-  const seriesKeys = [
-    ...new Set(entries.flatMap((e) => (e.installment ? [SERIES_PREFIX + e.installment.series_key] : []))),
-  ];
-  const heads = await selectSeriesHeads(em, ctx, source.namespace, seriesKeys);
-  const newHeads: Array<{ key: string; transaction_id: string; status: 'BOOKED' }> = [];
-  const rows = entries.map((entry) =>
-    blankTransaction({
-      user_id: ctx.userId,
-      profile_id: ctx.profileId,
-      ...bankFields(entry, bills),
-      external_id: entry.key,
-      connection_id: source.connectionId,
-      type: 'FIXED',
-    }),
-  );
-  // the lowest installment of a series new to the source heads it
-  const order = entries
-    .map((_, index) => index)
-    .sort((a, b) => (entries[a].installment?.number ?? 0) - (entries[b].installment?.number ?? 0));
-  for (const index of order) {
-    const installment = entries[index].installment;
-    if (!installment) continue;
-    const seriesKey = SERIES_PREFIX + installment.series_key;
-    let head = heads.get(seriesKey);
-    if (!head) {
-      head = rows[index].id;
-      heads.set(seriesKey, head);
-      newHeads.push({ key: seriesKey, transaction_id: head, status: 'BOOKED' });
-    }
-    Object.assign(rows[index], {
-      type: 'PARCELLED',
-      installments: installment.total,
-      installment_number: installment.number,
-      series_index: installment.number - 1,
-      connected_transaction_id: head,
-    } satisfies Partial<NewTransaction>);
-  }
-  return { rows, newHeads };
+/** The days a rule must look at around some entries: their range widened by its window. */
+function rangeOf(entries: Array<{ date: string }>, windowDays: number) {
+  const dates = entries.map((entry) => entry.date).sort();
+  return { from: addDays(dates[0], -windowDays), to: addDays(dates[dates.length - 1], windowDays) };
 }
+
+const legOf = (row: PairableRow): TransferLeg => ({
+  id: row.id,
+  account_id: row.account_id as string,
+  amount: Number(row.amount),
+  is_expense: row.is_expense,
+  date: row.date,
+  operation_type: row.operation_type,
+  merchant_cnpj: row.merchant_cnpj,
+});
 
 /**
  * The import pipeline (docs/decisions.md §9): what every source hands over goes through here, so deduplication,
- * pending → effected, installments, card bills, user edits, rules, reconciliation and events are written once.
+ * pending → effected, installments, card bills, bill payments, own transfers, investment moves, user edits,
+ * rules, reconciliation and events are decided once, whatever the source and the order things arrive in.
  * In one transaction per call, under a lock per account and card (imports of the same ones wait for each other):
- * 1. an entry whose id the source gave before updates that entry with the bank's data (never the fields the user
- *    edited, nor category and tags); one the user deleted stays deleted (skipped);
- * 2. else the matching rule may find it already there (another source brought it, or the source brought it
- *    pending under another id): the source's id is added to that entry, which becomes paid when this one is
- *    effected; nothing else changes;
- * 3. else it is created: paid at its date when BOOKED, unpaid when PENDING or FORECAST; enabled rules
- *    categorize it; an effected entry then settles (`auto_reconcile_enabled`) or is suggested for the unpaid
- *    manual forecast the rule matches.
+ * 1. source ids: an entry an id of its holder already names (the one with its content) takes the bank's data
+ *    (never the fields the user edited, nor category and tags), or only its effected state where another
+ *    holder's or source's data came first; one the user deleted stays deleted (skipped);
+ * 2. the matching rule may find it already there (another source brought it, or the source brought it pending
+ *    under another id): the source's id is added to that entry, which becomes paid when this one is effected;
+ * 3. a bill payment the bank reports joins the account debit that made it (the debit becomes that bill's
+ *    payment), or waits on its card until that debit arrives; a debit arriving later joins it;
+ * 4. money between the holder's own accounts and investments becomes a transfer;
+ * 5. the rest is created: paid at its date when BOOKED, unpaid when PENDING or FORECAST; enabled rules categorize
+ *    it; an effected entry then settles (`auto_reconcile_enabled`) or is suggested for the unpaid manual forecast
+ *    it matches.
  */
 export async function importEntries(
   em: EntityManager,
@@ -199,57 +161,137 @@ export async function importEntries(
     const bills = await planBills(billing, ctx, entries, seen);
     return em.transactional(async (tx) => {
       await assertCalendarsCurrent(tx, seen);
-      await lockImportHolders(tx, holders);
+      await lockImportHolders(tx, ctx, holders);
       return writeEntries(tx, ctx, source, entries, bills);
     });
   });
 }
 
-async function writeEntries(
+/** An arriving entry nothing stored is, with the row it would be. */
+interface Fresh {
+  entry: PipelineEntry;
+  row: NewTransaction;
+}
+
+/** What one import writes besides its new rows, gathered by the rules before anything is written. */
+interface Writes {
+  keys: ImportKey[];
+  updates: BankUpdate[];
+  completions: Completion[];
+  booked: Array<{ holder_id: string; key: string; transaction_id: string }>;
+  /** Bill payments held by their card that a debit arriving now made. */
+  moved: PayingEntry[];
+  /** Stored debits that made a bill payment arriving now. */
+  paying: Array<{ id: string; bill_id: string }>;
+  /** Stored legs of transfers found now. */
+  links: Array<{ id: string; outgoing_id: string; index: 0 | 1 }>;
+  /** Fresh rows that joined a stored entry instead of being created. */
+  dropped: Set<string>;
+  skipped: SkippedEntry[];
+}
+
+type Completion = ReturnType<typeof completionOf>;
+
+/** What an entry another source (or state) brought first takes from an arrival: its effected state, the original amount. */
+function completionOf(id: string, entry: PipelineEntry) {
+  return {
+    id,
+    paid: entry.status === 'BOOKED',
+    paid_at: paidAtOf(entry),
+    original_amount: entry.original_amount,
+    original_currency: entry.original_currency,
+  };
+}
+
+const keyOf = (entry: PipelineEntry, transactionId: string, owns: boolean): ImportKey => ({
+  holder_id: holderOf(entry),
+  key: entry.key,
+  transaction_id: transactionId,
+  status: entry.status,
+  owns,
+});
+
+/**
+ * 1. Source ids: each arriving entry an id of its holder names (the one with its content) updates that entry, or
+ * only completes it where another holder's or source's data came first; a deleted one is skipped. The rest returns.
+ */
+async function applySourceIds(
   tx: EntityManager,
   ctx: CallerContext,
   source: ImportSource,
   entries: PipelineEntry[],
-  bills: Map<string, BillAssignment>,
-): Promise<PipelineOutcome> {
-  const skipped: PipelineOutcome['skipped'] = [];
-  const keyed = new Map<string, KeyedEntry>(
-    (
-      await selectKeyedEntries(
-        tx,
-        ctx,
-        source.namespace,
-        entries.map((e) => e.key),
-      )
-    ).map((row) => [row.key, row]),
+  plan: BillPlan,
+  writes: Writes,
+): Promise<PipelineEntry[]> {
+  const rows = await selectKnownEntries(
+    tx,
+    ctx,
+    source.namespace,
+    entries.map((entry) => ({ holder: holderOf(entry), key: entry.key })),
   );
-  // 1. ids the source gave before
-  const updates: BankUpdate[] = [];
-  const booked: string[] = [];
+  const rowOf = new Map(rows.map((row) => [`${row.transaction_id}|${row.holder_id}|${row.key}`, row]));
+  const pairs = pairKnownEntries(
+    entries.map((entry) => ({ ...entry, holder: holderOf(entry) })),
+    rows.map((row) => ({
+      id: row.transaction_id,
+      holder: row.holder_id,
+      key: row.key,
+      amount: Number(row.amount),
+      is_expense: row.is_expense,
+      date: row.date,
+      status: row.status,
+      deleted: row.deleted,
+    })),
+  );
   const rest: PipelineEntry[] = [];
-  for (const entry of entries) {
-    const known = keyed.get(entry.key);
-    if (!known) rest.push(entry);
-    else if (known.deleted) skipped.push({ line: entry.line, key: entry.key, reason: SKIPPED_DELETED });
-    else {
-      updates.push({ id: known.transaction_id, ...bankFields(entry, bills) });
-      if (entry.status === 'BOOKED' && known.status !== 'BOOKED') booked.push(entry.key);
+  for (const [index, entry] of entries.entries()) {
+    const stored = pairs.get(index);
+    if (!stored) {
+      rest.push(entry);
+      continue;
+    }
+    if (stored.deleted) {
+      writes.skipped.push({ line: entry.line, key: entry.key, reason: SKIPPED_DELETED });
+      continue;
+    }
+    const row = rowOf.get(`${stored.id}|${stored.holder}|${stored.key}`) as KnownEntryRow;
+    // a reported bill payment is stored as the payment it describes; the bank's data rewrites an entry only
+    // through the key of the holder and source it came from first
+    if (row.owns && row.row_holder === row.holder_id && !isReportedPayment(entry)) {
+      writes.updates.push({ id: stored.id, ...bankFields(entry, plan) });
+    } else writes.completions.push(completionOf(stored.id, entry));
+    if (entry.status === 'BOOKED' && stored.status !== 'BOOKED') {
+      writes.booked.push({ holder_id: row.holder_id, key: entry.key, transaction_id: stored.id });
     }
   }
-  await markKeysBooked(tx, ctx, source.namespace, booked);
+  return rest;
+}
 
-  // 2. the matching rule against what other sources (or this one, pending) brought
-  const dates = rest.map((entry) => entry.date).sort();
-  const candidates = rest.length
-    ? (
-        await selectMatchCandidates(tx, ctx, source.namespace, [...new Set(rest.map(holderOf))], {
-          from: addDays(dates[0], -MATCH_WINDOW_DAYS),
-          to: addDays(dates[dates.length - 1], MATCH_WINDOW_DAYS),
-        })
-      ).map(toCandidate)
-    : [];
+/**
+ * 2. The matching rule against what other sources (or this one, pending) brought: the source's id joins the
+ * stored entry; a pending or scheduled one of the same source takes the effected state's data. Returns the
+ * entries nothing matched.
+ */
+async function applyMatchingRule(
+  tx: EntityManager,
+  ctx: CallerContext,
+  source: ImportSource,
+  entries: PipelineEntry[],
+  plan: BillPlan,
+  writes: Writes,
+): Promise<PipelineEntry[]> {
+  if (entries.length === 0) return [];
+  const candidates = (
+    await selectMatchCandidates(
+      tx,
+      ctx,
+      source.namespace,
+      [...new Set(entries.map(holderOf))],
+      rangeOf(entries, MATCH_WINDOW_DAYS),
+    )
+  ).map(toCandidate);
   const pairs = matchEntries(
-    rest.map((entry) => ({
+    entries.map((entry) => ({
       holder: holderOf(entry),
       amount: entry.amount,
       is_expense: entry.is_expense,
@@ -259,49 +301,207 @@ async function writeEntries(
     })),
     candidates,
   );
-  const matched = [...pairs].map(([index, id]) => ({ entry: rest[index], id }));
-  // the effected state of an entry the source brought pending is the bank's final word on it
   const unbooked = new Set(candidates.filter((c) => c.sourceKeys === 'unbooked').map((c) => c.id));
-  for (const { entry, id } of matched) if (unbooked.has(id)) updates.push({ id, ...bankFields(entry, bills) });
-  const updated = await updateFromBank(tx, ctx, updates);
-  const completed = await completeMatchedEntries(
+  for (const [index, id] of pairs) {
+    const entry = entries[index];
+    if (unbooked.has(id)) writes.updates.push({ id, ...bankFields(entry, plan) });
+    else writes.completions.push(completionOf(id, entry));
+    writes.keys.push(keyOf(entry, id, unbooked.has(id)));
+  }
+  return entries.filter((_, index) => !pairs.has(index));
+}
+
+const payingDebit = (id: string, entry: { amount: number; date: string; title: string }, billId: string | null) => ({
+  id,
+  amount: entry.amount,
+  date: entry.date,
+  title: entry.title,
+  bill_id: billId,
+});
+
+/**
+ * 3. Bill payments: an account debit arriving joins the payment its card holds since the bank reported it (the
+ * payment moves to the account, with the debit's data); a payment arriving joins the debit that made it (stored
+ * or arriving: it becomes that bill's payment); a payment no debit made waits on its card.
+ */
+async function applyBillPayments(
+  tx: EntityManager,
+  ctx: CallerContext,
+  source: ImportSource,
+  fresh: Fresh[],
+  writes: Writes,
+) {
+  const debits = fresh.filter(({ row }) => row.account_id !== null && row.is_expense && row.type === 'FIXED');
+  const held = debits.length
+    ? await selectCardHeldPayments(
+        tx,
+        ctx,
+        debits.map(({ row }) => row.amount),
+        rangeOf(
+          debits.map(({ row }) => row),
+          BILL_PAYMENT_WINDOW_DAYS,
+        ),
+      )
+    : [];
+  for (const [index, rowId] of pairBillPayments(
+    held.map((row) => ({ amount: Number(row.amount), date: row.date, bill_id: row.bill_id as string })),
+    debits.map(({ row }) => payingDebit(row.id, row, null)),
+  )) {
+    const { entry } = debits.find(({ row }) => row.id === rowId) as Fresh;
+    writes.dropped.add(rowId);
+    writes.moved.push({
+      id: held[index].id,
+      account_id: entry.account_id as string,
+      date: entry.date,
+      title: entry.title,
+      description: entry.description,
+      operation_type: entry.operation_type,
+      merchant_name: entry.merchant_name,
+      merchant_cnpj: entry.merchant_cnpj,
+      paid: entry.status === 'BOOKED',
+      paid_at: paidAtOf(entry),
+    });
+    writes.keys.push(keyOf(entry, held[index].id, true));
+  }
+
+  const payments = fresh.filter(({ entry }) => isReportedPayment(entry));
+  const open = debits.filter(({ row }) => !writes.dropped.has(row.id));
+  const stored = payments.length
+    ? await selectPayingDebits(
+        tx,
+        ctx,
+        source.namespace,
+        payments.map(({ row }) => row.amount),
+        rangeOf(
+          payments.map(({ row }) => row),
+          BILL_PAYMENT_WINDOW_DAYS,
+        ),
+        [...new Set(payments.map(({ row }) => row.bill_id as string))],
+      )
+    : [];
+  const pairs = pairBillPayments(
+    payments.map(({ row }) => ({ amount: row.amount, date: row.date, bill_id: row.bill_id as string })),
+    [
+      ...stored.map((row) => payingDebit(row.id, { ...row, amount: Number(row.amount) }, row.bill_id)),
+      ...open.map(({ row }) => payingDebit(row.id, row, null)),
+    ],
+  );
+  for (const [index, debitId] of pairs) {
+    const { entry, row: payment } = payments[index];
+    writes.dropped.add(payment.id);
+    writes.keys.push(keyOf(entry, debitId, false));
+    const arriving = open.find(({ row }) => row.id === debitId);
+    if (arriving) Object.assign(arriving.row, { is_bill_payment: true, bill_id: payment.bill_id });
+    else writes.paying.push({ id: debitId, bill_id: payment.bill_id as string });
+  }
+}
+
+/**
+ * 4. Own money: an arriving account entry that moves the holder's own money alone (to their account elsewhere,
+ * to or from an investment) becomes a one-leg transfer; the others pair with the other leg in another account of
+ * the context (stored or arriving) as a transfer.
+ */
+async function applyOwnMoney(
+  tx: EntityManager,
+  ctx: CallerContext,
+  source: ImportSource,
+  fresh: Fresh[],
+  writes: Writes,
+) {
+  const legs = fresh.filter(
+    ({ row }) => row.account_id !== null && row.type === 'FIXED' && !row.is_bill_payment && !writes.dropped.has(row.id),
+  );
+  const pairable: Fresh[] = [];
+  for (const leg of legs) {
+    if (ownMoneyMove(leg.entry, source.holderDocuments ?? [])) {
+      Object.assign(leg.row, { type: 'TRANSFER', connected_transaction_id: leg.row.id, series_index: 0 });
+    } else pairable.push(leg);
+  }
+  if (pairable.length === 0) return;
+  const rows = pairable.map(({ row }) => row);
+  const stored = await selectTransferLegs(
     tx,
     ctx,
-    matched
-      .filter(({ id }) => !unbooked.has(id))
-      .map(({ entry, id }) => ({
-        id,
-        paid: entry.status === 'BOOKED',
-        paid_at: paidAtOf(entry),
-        original_amount: entry.original_amount,
-        original_currency: entry.original_currency,
-      })),
+    rows.map((row) => row.amount),
+    rangeOf(rows, TRANSFER_WINDOW_DAYS),
   );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const arriving = rows.map((row) => ({ ...row, account_id: row.account_id as string }));
+  for (const [outgoing, incoming] of pairOwnTransfers(arriving, stored.map(legOf))) {
+    for (const [id, index] of [
+      [outgoing, 0],
+      [incoming, 1],
+    ] as const) {
+      const row = byId.get(id);
+      if (row) Object.assign(row, { type: 'TRANSFER', connected_transaction_id: outgoing, series_index: index });
+      else writes.links.push({ id, outgoing_id: outgoing, index });
+    }
+  }
+}
 
-  // 3. what is new
-  const fresh = rest.filter((_, index) => !pairs.has(index));
-  const { rows, newHeads } = await newRows(tx, ctx, source, fresh, bills);
-  const inserted = await insertReturningChanged(tx, rows);
+async function writeEntries(
+  tx: EntityManager,
+  ctx: CallerContext,
+  source: ImportSource,
+  received: PipelineEntry[],
+  plan: BillPlan,
+): Promise<PipelineOutcome> {
+  const writes: Writes = {
+    keys: [],
+    updates: [],
+    completions: [],
+    booked: [],
+    moved: [],
+    paying: [],
+    links: [],
+    dropped: new Set(),
+    skipped: [],
+  };
+  const { entries } = distinctEntries(received.map((entry) => ({ ...entry, holder: holderOf(entry) })));
+  const rest = await applySourceIds(tx, ctx, source, entries, plan, writes);
+  const movements = await applyMatchingRule(
+    tx,
+    ctx,
+    source,
+    rest.filter((entry) => !isReportedPayment(entry)),
+    plan,
+    writes,
+  );
+  const arriving = [...movements, ...rest.filter(isReportedPayment)];
+  const { rows, seriesHeads } = await entryRows(tx, ctx, source, arriving, plan);
+  const fresh = arriving.map((entry, index) => ({ entry, row: rows[index] }));
+  // a reported payment is stored as the payment it describes: the money leaving towards the bill
+  for (const { entry, row } of fresh) {
+    if (isReportedPayment(entry)) Object.assign(row, { is_expense: true, is_bill_payment: true, billed_at: null });
+  }
+  await applyBillPayments(tx, ctx, source, fresh, writes);
+  await applyOwnMoney(tx, ctx, source, fresh, writes);
+
+  const inserted = await insertReturningChanged(
+    tx,
+    rows.filter((row) => !writes.dropped.has(row.id)),
+  );
   const insertedIds = new Set(inserted.map((row) => row.id));
-  await insertImportKeys(tx, ctx, source.namespace, [
-    ...matched.map(({ entry, id }) => ({ key: entry.key, transaction_id: id, status: entry.status })),
-    ...fresh.flatMap((entry, index) =>
-      insertedIds.has(rows[index].id) ? [{ key: entry.key, transaction_id: rows[index].id, status: entry.status }] : [],
-    ),
-    ...newHeads.filter((head) => insertedIds.has(head.transaction_id)),
-  ]);
+  for (const { entry, row } of fresh) if (insertedIds.has(row.id)) writes.keys.push(keyOf(entry, row.id, true));
+  writes.keys.push(...seriesHeads.filter((head) => insertedIds.has(head.transaction_id)));
+  await insertImportKeys(tx, ctx, source.namespace, writes.keys);
+  await markKeysBooked(tx, ctx, source.namespace, writes.booked);
+
+  const changed: ChangedRow[] = [
+    ...(await updateFromBank(tx, ctx, writes.updates)),
+    ...(await completeMatchedEntries(tx, ctx, writes.completions)),
+    ...(await movePaymentsToAccounts(tx, ctx, writes.moved)),
+    ...(await markBillPayments(tx, ctx, writes.paying)),
+    ...(await linkTransferLegs(tx, ctx, writes.links)),
+  ];
   recordTransactionChanges(tx, ctx, 'created', inserted);
-  const changed = [...updated, ...completed];
   recordTransactionChanges(tx, ctx, 'updated', changed);
   const changedIds = [...new Set(changed.map((row) => row.id))];
-
   const createdIds = inserted.map((row) => row.id);
   const categorized = await applyRulesToTransactions(tx, ctx, createdIds);
+
   // effected entries settle (or are suggested for) the unpaid manual forecast they match
-  const bookedIds = new Set([
-    ...updates.filter((row) => row.paid).map((row) => row.id),
-    ...matched.filter(({ entry }) => entry.status === 'BOOKED').map(({ id }) => id),
-  ]);
+  const bookedIds = new Set([...writes.updates, ...writes.completions].filter((row) => row.paid).map((row) => row.id));
   const effected = [
     ...inserted.filter((row) => row.paid).map((row) => row.id),
     ...changedIds.filter((id) => bookedIds.has(id)),
@@ -311,8 +511,8 @@ async function writeEntries(
   return {
     created: createdIds,
     updated: changedIds,
-    duplicates: Math.max(0, entries.length - skipped.length - createdIds.length - changedIds.length),
-    skipped,
+    duplicates: Math.max(0, received.length - writes.skipped.length - createdIds.length - changedIds.length),
+    skipped: writes.skipped,
     categorized,
     reconciled: reconciled.length,
     reconciliation_suggestions: suggestions,

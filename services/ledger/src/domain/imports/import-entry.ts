@@ -26,6 +26,13 @@ export interface PipelineEntry {
   original_currency: string | null;
   /** Card entries: the due date of the bill the institution names. */
   bill_due_date: CalendarDate | null;
+  /**
+   * Card entries: the bank reports this as a payment of the card's bill (Open Finance's bill `payments`, Pluggy's),
+   * to be joined with the account debit that made it. A card credit whose text says so is one too.
+   */
+  bill_payment?: boolean;
+  /** The other party's CPF or CNPJ (digits), when the source names it: the holder's own means their own money. */
+  counterparty_document?: string | null;
   /** The entry's line in a statement file (for the report), else null. */
   line: number | null;
 }
@@ -37,6 +44,8 @@ export interface PipelineEntry {
 export interface ImportSource {
   namespace: string;
   connectionId: string | null;
+  /** The holder's CPF or CNPJ (digits) where the source knows it: a counterparty with it is the holder themself. */
+  holderDocuments?: string[];
 }
 
 /** An entry the pipeline did not write, with why (in Portuguese, for the client). */
@@ -63,9 +72,10 @@ export interface PipelineOutcome {
 export const SKIPPED_DELETED = 'lançamento excluído pelo usuário; uma nova importação não o recria';
 
 /** The source of a connection's entries (the JSON import and the Open Finance connector share it). */
-export const connectionSource = (connectionId: string): ImportSource => ({
+export const connectionSource = (connectionId: string, holderDocuments: string[] = []): ImportSource => ({
   namespace: `connection:${connectionId}`,
   connectionId,
+  holderDocuments,
 });
 
 /** A positive decimal as stored: no leading zeros, at least two decimals (`"12.3"` → `"12.30"`, `"007"` → `"7.00"`). */

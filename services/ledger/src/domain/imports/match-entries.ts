@@ -1,5 +1,6 @@
 import { type CalendarDate, daysBetween } from '@finance/shared/calendar';
 import type { ImportStatus } from '@finance/shared/contracts/ledger/open-banking';
+import { closestPairs, type Edge, groupBy } from './closest-pairs.ts';
 
 /**
  * The matching rule of every import (docs/decisions.md §9): two entries are the same money movement when they
@@ -48,22 +49,16 @@ export function mayBeSame(incoming: IncomingEntry, stored: StoredCandidate, wind
 const groupKey = (entry: Matchable) => `${entry.holder}|${entry.amount}|${entry.is_expense}`;
 
 /**
- * Pairs arriving entries with stored ones, each at most once: among all the pairs the rule allows, the closest
- * dates first, then the earlier arriving entry, then the stored id; so two coffees of the same price on the same
- * day pair with two stored ones, and a third stays new. Deterministic, so a retried import pairs the same way.
- * Returns arriving index → stored id.
+ * Pairs arriving entries with stored ones, each at most once (`closestPairs`): so two coffees of the same price on
+ * the same day pair with two stored ones, and a third stays new. Returns arriving index → stored id.
  */
 export function matchEntries(
   incoming: readonly IncomingEntry[],
   stored: readonly StoredCandidate[],
   windowDays = MATCH_WINDOW_DAYS,
 ): Map<number, string> {
-  const byGroup = new Map<string, StoredCandidate[]>();
-  for (const candidate of stored) {
-    const key = groupKey(candidate);
-    byGroup.set(key, [...(byGroup.get(key) ?? []), candidate]);
-  }
-  const edges: Array<{ gap: number; index: number; id: string }> = [];
+  const byGroup = groupBy(stored, groupKey);
+  const edges: Edge[] = [];
   incoming.forEach((entry, index) => {
     for (const candidate of byGroup.get(groupKey(entry)) ?? []) {
       if (mayBeSame(entry, candidate, windowDays)) {
@@ -71,13 +66,5 @@ export function matchEntries(
       }
     }
   });
-  edges.sort((a, b) => a.gap - b.gap || a.index - b.index || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const pairs = new Map<number, string>();
-  const taken = new Set<string>();
-  for (const edge of edges) {
-    if (pairs.has(edge.index) || taken.has(edge.id)) continue;
-    pairs.set(edge.index, edge.id);
-    taken.add(edge.id);
-  }
-  return pairs;
+  return closestPairs(edges);
 }

@@ -52,9 +52,18 @@ export interface SnapshotRequest {
   from: string;
   /** Today at the institution (UTC day). */
   to: string;
+  /** Per account (the institution's id): the oldest day of an entry still pending or scheduled, read again until it settles. */
+  openSince?: Record<string, string>;
 }
 
-type Money = { amount: string; currency: string };
+/** An amount as institutions send it: the documents' decimal text, sometimes with a comma, or a JSON number. */
+type Money = { amount: string | number; currency: string };
+
+/** A record of the institution's left out of a sync, with why. */
+export interface SkippedRecord {
+  record: string;
+  reason: string;
+}
 
 /** The documents' records the mapping reads, as the institution sent them (only the fields used). */
 export interface BankAccountTransaction {
@@ -76,6 +85,8 @@ export interface BankCardTransaction {
   creditDebitType: 'CREDITO' | 'DEBITO';
   transactionType: string;
   paymentType?: string;
+  feeType?: string;
+  otherCreditsType?: string;
   chargeIdentificator?: number;
   chargeNumber?: number;
   brazilianAmount: Money;
@@ -99,9 +110,16 @@ export interface BankSnapshot {
     creditCardAccountId: string;
     name: string;
     brandName: string;
+    /** The card's total limit and what is available of it, as the institution's limits say. */
     limit: Money | null;
-    bills: Array<{ billId: string; dueDate: string; transactions: BankCardTransaction[] }>;
-    /** Card transactions not in any bill yet (the open period). */
+    available: Money | null;
+    bills: Array<{
+      billId: string;
+      dueDate: string;
+      payments: Array<{ paymentDate: string; amount: string | number }>;
+      transactions: BankCardTransaction[];
+    }>;
+    /** Card transactions of no bill read (the open period). */
     open: BankCardTransaction[];
   }>;
   investments: Array<{
@@ -112,16 +130,21 @@ export interface BankSnapshot {
     brandName: string;
     grossAmount: Money;
   }>;
+  /** Records left out, each with its reason (the rest was read). */
+  skipped: SkippedRecord[];
 }
 
 /**
  * A call to the institution failed: `timeout` (no answer in time), `invalid` (an answer the documents do not
- * allow), `unavailable` (429 or 5xx still after the retries), `refused` (a 4xx, or a grant it no longer honours).
+ * allow), `unavailable` (429 or 5xx still after the retries), `refused` (a 4xx, or a grant it no longer honours),
+ * `incomplete` (a list longer than any institution serves: never imported as if it were whole).
  */
-export type BankErrorKind = 'timeout' | 'invalid' | 'unavailable' | 'refused';
+export type BankErrorKind = 'timeout' | 'invalid' | 'unavailable' | 'refused' | 'incomplete';
 export class BankError extends Error {
   readonly kind: BankErrorKind;
   readonly status: number | null;
+  /** How long the institution asked to be left alone (`Retry-After`), in milliseconds. */
+  retryAfterMs?: number;
   constructor(kind: BankErrorKind, message: string, status: number | null = null) {
     super(message);
     this.name = 'BankError';

@@ -12,7 +12,7 @@ export function checkReferences(payload: OpenBankingImport, knownAccounts: Set<s
   const cards = new Set([...knownCards, ...payload.credit_cards.map((card) => card.external_id)]);
   const problems: string[] = [];
   for (const card of payload.credit_cards) {
-    if (!accounts.has(card.account_external_id)) {
+    if (card.account_external_id !== undefined && !accounts.has(card.account_external_id)) {
       problems.push(`o cartão '${card.external_id}' referencia a conta '${card.account_external_id}'`);
     }
   }

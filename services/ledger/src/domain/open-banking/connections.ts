@@ -26,6 +26,8 @@ export const connectionView = (row: ConnectionRow) => ({
   consent_expires_at: iso(row.consent_expires_at),
   last_synced_at: iso(row.last_synced_at),
   last_sync_error: row.last_sync_error,
+  last_sync_skipped_count: row.last_sync_skipped_count,
+  last_sync_skipped: row.last_sync_skipped,
   last_import_job_id: row.last_import_job_id,
   revoked_at: iso(row.revoked_at),
   profile_id: row.profile_id,

@@ -9,6 +9,26 @@ export class ImportRejected extends Error {
   }
 }
 
+/** What a sync left out, stored beside its payload for the import job's result. */
+const SKIPPED = 'sync_skipped';
+export interface StoredSkipped {
+  record: string;
+  reason: string;
+}
+
+/** A sync's payload as stored: the import, and the records the sync left out. */
+export const withSkipped = (payload: OpenBankingImport, skipped: StoredSkipped[]) => ({
+  ...payload,
+  [SKIPPED]: skipped.slice(0, 1000),
+});
+
+/** The records a stored sync payload says were left out (none for a JSON import), and the payload without them. */
+export function splitSkipped(stored: unknown): { payload: unknown; skipped: StoredSkipped[] } {
+  if (typeof stored !== 'object' || stored === null || !(SKIPPED in stored)) return { payload: stored, skipped: [] };
+  const { [SKIPPED]: skipped, ...payload } = stored as Record<string, unknown>;
+  return { payload, skipped: Array.isArray(skipped) ? (skipped as StoredSkipped[]) : [] };
+}
+
 /** The worker checks the stored payload again with the public schema: a tampered or stale row is poisoned. */
 export function parseStoredPayload(payload: unknown): OpenBankingImport {
   const { value, error } = importBody.validate(payload, {

@@ -78,6 +78,7 @@ async function authorizeAt(
       ),
       url: started.url,
       redirectUri: input.redirect_uri ?? null,
+      holderDocument: openFinance.secrets.seal(cpf),
     };
   } catch (err) {
     return bankFailure(err);

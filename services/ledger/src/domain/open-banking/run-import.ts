@@ -5,6 +5,7 @@ import type { ImportedTransaction, OpenBankingImport } from '@finance/shared/con
 import { contextRef } from '@finance/shared/db/context-scope';
 import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { successorAccount } from '../../data-access/account-repository.ts';
 import { selectImportPayload } from '../../data-access/connection-repository.ts';
 import { importEntries } from '../imports/import-entries.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
@@ -13,7 +14,7 @@ import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { isStoredStatement, runStatementImport } from '../statements/import-statement.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
-import { calendarDay, ImportRejected, orNull, parseStoredPayload } from './import-payload.ts';
+import { calendarDay, ImportRejected, orNull, parseStoredPayload, splitSkipped } from './import-payload.ts';
 import { REVOKED_MESSAGE } from './start-import.ts';
 import { accountsOfConnection, type ConnectionAccount, upsertAccounts } from './upsert-accounts.ts';
 
@@ -80,8 +81,54 @@ function pipelineEntries(
       original_amount: tx.original_amount ? decimalText(tx.original_amount) : null,
       original_currency: tx.original_currency ?? null,
       bill_due_date: card && tx.bill_due_date ? calendarDay(tx.bill_due_date) : null,
+      counterparty_document: tx.counterparty_document ?? null,
       line: null,
     });
+  }
+  return entries;
+}
+
+/**
+ * The payments the bank reports for its cards' bills, as card entries the pipeline joins with the account debits
+ * that made them (docs/decisions.md §9); a payment without the bank's id is keyed by its bill, day and amount.
+ */
+function billPaymentEntries(payload: OpenBankingImport, cards: Map<string, ImportedCard>): PipelineEntry[] {
+  const entries: PipelineEntry[] = [];
+  for (const imported of payload.credit_cards) {
+    const card = cards.get(imported.external_id);
+    if (!card || card.deleted) continue;
+    for (const bill of imported.bills ?? []) {
+      const dueDate = calendarDay(bill.due_date);
+      const seen = new Map<string, number>();
+      for (const payment of bill.payments) {
+        const date = calendarDay(payment.date);
+        const base = `bill:${dueDate}:${date}:${payment.amount}`;
+        const repeat = (seen.get(base) ?? 0) + 1;
+        seen.set(base, repeat);
+        entries.push({
+          key: payment.external_id ?? (repeat > 1 ? `${base}#${repeat}` : base),
+          account_id: null,
+          credit_card_id: card.id,
+          status: 'BOOKED',
+          amount: payment.amount,
+          date,
+          is_expense: false,
+          title: `Pagamento da fatura ${imported.name}`.slice(0, 255),
+          description: null,
+          merchant_name: null,
+          merchant_cnpj: null,
+          merchant_cnae: null,
+          operation_type: null,
+          logo_url: null,
+          installment: null,
+          original_amount: null,
+          original_currency: null,
+          bill_due_date: dueDate,
+          bill_payment: true,
+          line: null,
+        });
+      }
+    }
   }
   return entries;
 }
@@ -96,8 +143,11 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const stored = await loadStoredPayload(em, jobId);
   // a statement file's entries share the queue and the pipeline
   if (isStoredStatement(stored)) return runStatementImport(em, ctx, jobId, deps.billing, stored);
-  const payload = parseStoredPayload(stored);
-  const result = await importOpenBanking(em, ctx, payload, deps, { jobId, progress });
+  const { payload: body, skipped } = splitSkipped(stored);
+  const payload = parseStoredPayload(body);
+  const imported = await importOpenBanking(em, ctx, payload, deps, { jobId, progress });
+  // what the connection's sync left out is the job's too (a JSON import leaves nothing out)
+  const result = skipped.length ? { ...imported, skipped_records: skipped } : imported;
   await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
   return result;
 }
@@ -133,28 +183,42 @@ export async function importOpenBanking(
     return { connectionId: id, accountCounts: await upsertAccounts(tx, ctx, id, payload.accounts, deps.logoBase) };
   });
   const accounts = byExternalId(await accountsOfConnection(em, ctx, connectionId));
+  // a card the bank shared without its account follows the context's default account
+  const fallback = payload.credit_cards.some((card) => card.account_external_id === undefined)
+    ? ((await successorAccount(em, ctx))?.id ?? null)
+    : null;
   await progress(35);
 
   const cardResult = await deps.billing.importCards(
     ctx,
     connectionId,
     payload.credit_cards.map((card) => {
-      const account = accounts.get(card.account_external_id);
+      const account = card.account_external_id === undefined ? undefined : accounts.get(card.account_external_id);
       return {
         external_id: card.external_id,
         name: card.name,
-        account_id: account && !account.deleted ? account.id : null,
+        account_id: card.account_external_id === undefined ? fallback : account && !account.deleted ? account.id : null,
         closing_day: card.closing_day ?? null,
         due_day: card.due_day,
         limit: card.limit,
+        available_limit: card.available_limit ?? null,
       };
     }),
   );
   const cards = byExternalId(cardResult.cards);
   await progress(55);
 
-  const entries = pipelineEntries(payload.transactions, accounts, cards);
-  const outcome = await importEntries(em, ctx, deps.billing, connectionSource(connectionId), entries);
+  const movements = pipelineEntries(payload.transactions, accounts, cards);
+  const transactionEntries = movements.length;
+  const entries = [...movements, ...billPaymentEntries(payload, cards)];
+  const holder = payload.connection.holder_document;
+  const outcome = await importEntries(
+    em,
+    ctx,
+    deps.billing,
+    connectionSource(connectionId, holder ? [holder] : []),
+    entries,
+  );
   await progress(80);
 
   const snapshots = payload.investments.reduce((sum, investment) => sum + investment.snapshots.length, 0);
@@ -175,7 +239,7 @@ export async function importOpenBanking(
       created: outcome.created.length,
       updated: outcome.updated.length,
       duplicates: outcome.duplicates,
-      skipped: payload.transactions.length - entries.length + outcome.skipped.length,
+      skipped: payload.transactions.length - transactionEntries + outcome.skipped.length,
       categorized: outcome.categorized,
       reconciled: outcome.reconciled,
       reconciliation_suggestions: outcome.reconciliation_suggestions,

@@ -7,11 +7,18 @@ import { contextKey, contextRef } from '@finance/shared/db/context-scope';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { recordEvent, recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type ConnectionRow, endConnection, finishSync, leaseSync } from '../../data-access/connection-repository.ts';
+import {
+  type ConnectionRow,
+  endConnection,
+  finishSync,
+  leaseSync,
+  selectOpenEntriesSince,
+} from '../../data-access/connection-repository.ts';
+import { MAX_WAIT_MS } from '../../data-access/open-finance/institution-http.ts';
 import { IMPORT_KIND } from '../jobs/background-jobs.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
-import { BankError } from './bank-connector.ts';
-import { parseStoredPayload } from './import-payload.ts';
+import { BankError, type SkippedRecord } from './bank-connector.ts';
+import { parseStoredPayload, withSkipped } from './import-payload.ts';
 import { type OpenFinance, PLUGGY } from './open-finance.ts';
 import { mapSnapshot } from './open-finance-mapping.ts';
 import { mapPluggySnapshot } from './pluggy-mapping.ts';
@@ -60,21 +67,26 @@ export async function endAtInstitution(
 
 export type SyncOutcome = 'synced' | 'busy' | 'ended' | 'failed';
 
-/** The sync's payload into the import pipeline (the JSON import's path), its lease freed in the same commit. */
+/**
+ * The sync's payload into the import pipeline (the JSON import's path, with the records the sync left out for the
+ * job's result), its lease freed and the left-out records shown on the connection in the same commit.
+ */
 async function handOver(
   em: EntityManager,
   ctx: CallerContext,
   connection: ConnectionRow,
-  payload: OpenBankingImport,
+  mapped: { payload: OpenBankingImport; skipped: SkippedRecord[] },
   resealedToken: string | null,
 ): Promise<void> {
+  // the payload goes through the public schema of the JSON import: one rule for what an import may hold
+  const payload = parseStoredPayload(mapped.payload);
   await em.transactional(async (tx) => {
     const importJobId = await enqueueImport(tx, ctx, {
       kind: IMPORT_KIND,
-      payload,
+      payload: withSkipped(payload, mapped.skipped),
       connectionId: payload.connection.id,
     });
-    await finishSync(tx, connection.id, { importJobId, error: null, resealedToken });
+    await finishSync(tx, connection.id, { importJobId, error: null, resealedToken, skipped: mapped.skipped });
   });
 }
 
@@ -100,19 +112,35 @@ async function syncPluggyItem(
     : earliest;
   const snapshot = await pluggy.fetchSnapshot(connection.consent_id, [since, earliest].sort()[1]);
   const timeZone = await contextTimeZone(em, ctx);
-  const payload = parseStoredPayload(
-    mapPluggySnapshot(snapshot, { connectionId: connection.external_id, timeZone, today: todayIn(timeZone) }),
-  );
-  await handOver(em, ctx, connection, payload, null);
+  const payload = mapPluggySnapshot(snapshot, {
+    connectionId: connection.external_id,
+    timeZone,
+    today: todayIn(timeZone),
+  });
+  await handOver(em, ctx, connection, { payload, skipped: [] }, null);
   relaySoon();
   return 'synced';
+}
+
+/** The institution asked to be left alone for longer than a sync waits: the sync is tried again after it. */
+export class RetryLater extends Error {
+  readonly delayMs: number;
+  constructor(delayMs: number) {
+    super(`A instituição pediu para aguardar ${Math.ceil(delayMs / 1000)} s`);
+    this.name = 'RetryLater';
+    this.delayMs = delayMs;
+  }
 }
 
 /** A failure of this sync in Portuguese for `last_sync_error` (the institution's answer is never shown). */
 function syncError(err: unknown): string {
   if (err instanceof BankError) {
     if (err.kind === 'timeout') return 'A instituição não respondeu a tempo; a sincronização será tentada de novo';
+    if (err.retryAfterMs !== undefined && err.retryAfterMs > MAX_WAIT_MS) {
+      return `A instituição pediu para aguardar ${Math.ceil(err.retryAfterMs / 1000)} s; a sincronização será retomada depois disso`;
+    }
     if (err.kind === 'unavailable') return 'A instituição está indisponível; a sincronização será tentada de novo';
+    if (err.kind === 'incomplete') return `A sincronização ficou incompleta: ${err.message}`.slice(0, 500);
     if (err.kind === 'refused') return 'A instituição recusou o acesso aos dados';
     return 'A instituição respondeu fora do padrão Open Finance';
   }
@@ -167,29 +195,38 @@ export async function syncConnection(
     const since = connection.last_synced_at
       ? addDays(todayUtc(new Date(connection.last_synced_at)), -OVERLAP_DAYS)
       : earliest;
+    // never before the 12 months the documents serve
+    const within = (day: string) => [day, earliest].sort()[1];
+    const openSince = Object.fromEntries(
+      Object.entries(await selectOpenEntriesSince(em, ctx, connection.id)).map(([id, day]) => [
+        id,
+        within(addDays(day, -OVERLAP_DAYS)),
+      ]),
+    );
     const snapshot = await openFinance.connector.fetchSnapshot(institution, {
       consentId: connection.consent_id,
       refreshToken,
-      // never before the 12 months the documents serve
-      from: [since, earliest].sort()[1],
+      from: within(since),
       to: today,
+      openSince,
     });
     const timeZone = await contextTimeZone(em, ctx);
-    // the payload goes through the public schema of the JSON import: one rule for what an import may hold
-    const payload = parseStoredPayload(
-      mapSnapshot(snapshot, {
-        connectionId: connection.external_id,
-        institution: connection.institution,
-        timeZone,
-        today: todayIn(timeZone),
-      }),
-    );
+    const mapped = mapSnapshot(snapshot, {
+      connectionId: connection.external_id,
+      institution: connection.institution,
+      timeZone,
+      today: todayIn(timeZone),
+      holderDocument: connection.holder_document ? openFinance.secrets.open(connection.holder_document) : undefined,
+    });
     const stale = openFinance.secrets.isStale(connection.refresh_token);
-    await handOver(em, ctx, connection, payload, stale ? openFinance.secrets.seal(refreshToken) : null);
+    await handOver(em, ctx, connection, mapped, stale ? openFinance.secrets.seal(refreshToken) : null);
     relaySoon();
     return 'synced';
   } catch (err) {
     await fail(err);
+    if (err instanceof BankError && err.retryAfterMs !== undefined && err.retryAfterMs > MAX_WAIT_MS) {
+      throw new RetryLater(err.retryAfterMs);
+    }
     // the institution's silence, its outages and our own unexpected failures are tried again by the job
     const definitive =
       (err instanceof BankError && (err.kind === 'refused' || err.kind === 'invalid')) ||

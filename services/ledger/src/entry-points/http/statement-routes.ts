@@ -11,6 +11,7 @@ import {
   reconcileTransaction,
   unreconcileTransaction,
 } from '../../domain/imports/manage-reconciliation.ts';
+import { unlinkMatch } from '../../domain/imports/unlink-match.ts';
 import { recoverImport } from '../../domain/open-banking/start-import.ts';
 import { startStatementImport } from '../../domain/statements/import-statement.ts';
 
@@ -57,5 +58,8 @@ export function mountStatementRoutes(router: Router, runtime: LedgerRuntime): vo
   );
   mountRoute(router, reconciliation('unreconcileTransaction'), ({ params }, ctx) =>
     unreconcileTransaction(orm.em.fork(), ctx, params.id),
+  );
+  mountRoute(router, reconciliation('unlinkTransaction'), ({ params }, ctx) =>
+    unlinkMatch(orm.em.fork(), ctx, params.id),
   );
 }

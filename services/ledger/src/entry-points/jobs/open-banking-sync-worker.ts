@@ -1,10 +1,10 @@
 import { contextOfRef, contextRefSchema } from '@finance/shared/db/context-scope';
 import { type OpenBankingSyncJob, QUEUES } from '@finance/shared/queue/catalogue';
-import { UnrecoverableError } from 'bullmq';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import Joi from 'joi';
 import type { LedgerRuntime } from '../../config.ts';
 import { forEachConnectionDue } from '../../domain/open-banking/connections.ts';
-import { SYNC_JOB, syncConnection } from '../../domain/open-banking/sync-connection.ts';
+import { RetryLater, SYNC_JOB, syncConnection } from '../../domain/open-banking/sync-connection.ts';
 import { openFinanceFor } from '../../open-finance.ts';
 
 export const SYNC_SCHEDULER_ID = 'open-banking-sync-all';
@@ -28,7 +28,7 @@ const SCHEDULER_EVERY_MS = 15 * 60_000;
 export async function startOpenBankingSyncWorker(runtime: LedgerRuntime) {
   const worker = runtime.startWorker<OpenBankingSyncJob | Record<string, never>>(
     QUEUES.openBankingSync,
-    async (job) => {
+    async (job, token) => {
       const queue = runtime.queues.get(QUEUES.openBankingSync);
       if (job.name === SYNC_ALL_JOB) {
         await forEachConnectionDue(runtime.orm.em.fork(), runtime.config.OPEN_BANKING_SYNC_INTERVAL_MS, (due) =>
@@ -45,13 +45,20 @@ export async function startOpenBankingSyncWorker(runtime: LedgerRuntime) {
       }
       const { value, error } = syncData.validate(job.data);
       if (error) throw new UnrecoverableError(`Sincronização inválida: ${error.message}`);
-      return syncConnection(
-        runtime.orm.em.fork(),
-        openFinanceFor(runtime),
-        contextOfRef(value.context),
-        value.connection_id,
-        () => runtime.outbox?.kick(),
-      );
+      try {
+        return await syncConnection(
+          runtime.orm.em.fork(),
+          openFinanceFor(runtime),
+          contextOfRef(value.context),
+          value.connection_id,
+          () => runtime.outbox?.kick(),
+        );
+      } catch (err) {
+        if (!(err instanceof RetryLater)) throw err;
+        // the institution's Retry-After: the job waits that long instead of calling sooner
+        await job.moveToDelayed(Date.now() + err.delayMs, token);
+        throw new DelayedError();
+      }
     },
     2,
   );
