@@ -45,6 +45,9 @@ export function adminRoutes(sandbox: () => Sandbox): Router {
     sandbox().faults.push({ status, times, path, delayMs, body, retryAfter });
     res.status(204).end();
   });
+  router.get('/faults', (_req, res) => {
+    res.json(sandbox().faults);
+  });
   router.delete('/faults', (_req, res) => {
     sandbox().faults.length = 0;
     res.status(204).end();

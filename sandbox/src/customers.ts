@@ -507,15 +507,16 @@ export function positionCents(investment: Investment, day: string): number {
   return Math.floor(investment.principalCents * (1 + investment.dailyRate) ** days);
 }
 
-/** The account's balance: the opening balance and every effected entry. */
+/** The cents of an amount as a record holds it (a record added as some institution sends it may bend the format). */
+const centsOf = (amount: unknown): number => Math.round(Number(String(amount ?? '').replace(',', '.')) * 100);
+
+/** The account's balance: the opening balance and every effected entry whose amount reads as one. */
 export function balanceCents(account: Account): number {
   return account.transactions
     .filter((tx) => tx.completedAuthorisedPaymentType === 'TRANSACAO_EFETIVADA')
-    .reduce(
-      (sum, tx) =>
-        sum + (tx.creditDebitType === 'CREDITO' ? 1 : -1) * Number(tx.transactionAmount.amount.replace('.', '')),
-      account.openingBalance,
-    );
+    .map((tx) => (tx.creditDebitType === 'CREDITO' ? 1 : -1) * centsOf(tx.transactionAmount?.amount))
+    .filter(Number.isFinite)
+    .reduce((sum, cents) => sum + cents, account.openingBalance);
 }
 
 /** The test customers, the same on every start for the same `today`. */

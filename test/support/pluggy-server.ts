@@ -254,6 +254,22 @@ function transactionsOf(accountId: string) {
         amount: -89.9,
         operationType: 'CARTAO',
       }),
+      // the card's previous bill, paid from this account; a Pix to the owner's own account elsewhere
+      transaction(accountId, 'fatura', {
+        date: month(-1, 10),
+        description: 'PAGAMENTO FATURA PLUGGY GOLD',
+        type: 'DEBIT',
+        amount: -300,
+        operationType: 'BOLETO',
+      }),
+      transaction(accountId, 'propria', {
+        date: day(-7),
+        description: 'PIX ENVIADO',
+        type: 'DEBIT',
+        amount: -150,
+        operationType: 'PIX',
+        paymentData: { receiver: { documentNumber: { type: 'CPF', value: '761.092.776-73' }, name: 'Ana Pluggy' } },
+      }),
       transaction(accountId, 'pendente', {
         date: day(-1),
         description: 'PIX PROCESSANDO',
@@ -284,6 +300,13 @@ function transactionsOf(accountId: string) {
         creditCardMetadata: { installmentNumber: n, totalInstallments: 6, totalAmount: 3000, billId },
       }),
     ),
+    transaction(accountId, 'livro', {
+      date: month(-1, 1),
+      description: 'LIVRARIA',
+      type: 'DEBIT',
+      amount: 300,
+      creditCardMetadata: { billId: `${accountId}-bill-0` },
+    }),
     transaction(accountId, 'amazon', {
       date: day(-15),
       description: 'AMAZON.COM US',
@@ -298,6 +321,28 @@ function transactionsOf(accountId: string) {
 
 function bills(accountId: string) {
   return [
+    {
+      id: `${accountId}-bill-0`,
+      dueDate: month(-1, 10),
+      billClosingDate: month(-1, 3),
+      totalAmount: 300,
+      totalAmountCurrencyCode: 'BRL',
+      minimumPaymentAmount: 45,
+      allowsInstallments: true,
+      financeCharges: [],
+      payments: [
+        {
+          id: `${accountId}-bill-0-payment`,
+          valueType: 'FULL_PAYMENT',
+          paymentDate: month(-1, 10),
+          paymentMode: 'DEBIT_ACCOUNT',
+          amount: 300,
+          currencyCode: 'BRL',
+        },
+      ],
+      createdAt: day(0),
+      updatedAt: day(0),
+    },
     {
       id: `${accountId}-bill-1`,
       dueDate: month(0, 10),

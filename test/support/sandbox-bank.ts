@@ -76,8 +76,12 @@ export class SandboxProcess {
   async expire(consentId: string) {
     await this.admin('POST', `/consents/${encodeURIComponent(consentId)}/expire`);
   }
-  async fault(fault: Omit<Fault, 'delayMs'> & { delay_ms?: number }) {
+  async fault(fault: Omit<Fault, 'delayMs' | 'retryAfter'> & { delay_ms?: number; retry_after?: number }) {
     await this.admin('POST', '/faults', fault);
+  }
+  /** The faults still waiting to be answered. */
+  async faultsLeft(): Promise<Fault[]> {
+    return (await (await this.admin('GET', '/faults')).json()) as Fault[];
   }
   async clearFaults() {
     await this.admin('DELETE', '/faults');

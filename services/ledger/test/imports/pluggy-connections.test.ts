@@ -60,11 +60,13 @@ describe('Pluggy connections', () => {
     expect(first.job.result).toMatchObject({
       accounts: { created: 1 },
       credit_cards: { created: 1 },
-      transactions: { created: 23 },
+      // the bill's payment joins the account debit that made it: one entry
+      transactions: { created: 26 },
       investments: { received: 1, snapshots: 1 },
     });
     const rows = await stack.sql<Record<string, string>>(
-      'select external_id, amount, is_expense, merchant_cnpj, operation_type, credit_card_id from ledger.transactions where connection_id = $1',
+      `select external_id, amount, is_expense, merchant_cnpj, operation_type, credit_card_id, type, is_bill_payment,
+         bill_id from ledger.transactions where connection_id = $1`,
       [created.body.id],
     );
     const row = (suffix: string) => rows.find((r) => r.external_id.endsWith(suffix)) as Record<string, unknown>;
@@ -72,6 +74,12 @@ describe('Pluggy connections', () => {
     expect(row('-grande')).toMatchObject({ amount: '123456789', is_expense: false });
     expect(row('-mercado')).toMatchObject({ amount: '12345', merchant_cnpj: '23456789000106' });
     expect(row('-amazon')).toMatchObject({ amount: '27540', is_expense: true, credit_card_id: expect.any(String) });
+    // Pluggy's bill payment is the account's debit; money to the owner's own account is a transfer
+    expect(row('-fatura')).toMatchObject({ is_bill_payment: true, bill_id: expect.any(String), credit_card_id: null });
+    expect(rows.filter((r) => r.is_bill_payment)).toHaveLength(1);
+    expect(row('-propria')).toMatchObject({ type: 'TRANSFER' });
+    const [card] = (await tenant.api.get('/v1/credit-cards')).body.data;
+    expect(card).toMatchObject({ closing_date: '3', needs_closing_date_review: false, available_limit: 846_960 });
     const [{ payload }] = await stack.sql<{ payload: any }>(
       'select payload from ledger.open_banking_imports where job_id = $1',
       [first.connection.last_import_job_id],

@@ -83,8 +83,19 @@ export function pluggyConnector(options: {
             name: account.marketingName ?? account.name,
             number: account.number,
             balance: account.balance,
+            ownerDocument: account.taxNumber ?? null,
             creditLimit: account.creditData?.creditLimit ?? null,
-            bills: bills.map((bill) => ({ id: bill.id, dueDate: new Date(bill.dueDate) })),
+            availableCreditLimit: account.creditData?.availableCreditLimit ?? null,
+            bills: bills.map((bill) => ({
+              id: bill.id,
+              dueDate: new Date(bill.dueDate),
+              closingDate: bill.billClosingDate ? new Date(bill.billClosingDate) : null,
+              payments: (bill.payments ?? []).map((payment) => ({
+                id: payment.id,
+                date: new Date(payment.paymentDate),
+                amount: payment.amount,
+              })),
+            })),
             transactions: transactions.map((tx) => ({
               id: tx.id,
               date: new Date(tx.date),
@@ -102,6 +113,8 @@ export function pluggyConnector(options: {
                   ? { number: tx.creditCardMetadata.installmentNumber, total: tx.creditCardMetadata.totalInstallments }
                   : null,
               billId: tx.creditCardMetadata?.billId ?? null,
+              counterpartyDocument:
+                (tx.type === 'DEBIT' ? tx.paymentData?.receiver : tx.paymentData?.payer)?.documentNumber?.value ?? null,
             })),
           });
         }

@@ -26,7 +26,10 @@ export interface AggregatorSnapshot {
     name: string;
     number: string;
     balance: number;
+    /** The holder's CPF or CNPJ as the aggregator reports it. */
+    ownerDocument: string | null;
     creditLimit: number | null;
+    availableCreditLimit: number | null;
     transactions: Array<{
       id: string;
       date: Date;
@@ -41,8 +44,15 @@ export interface AggregatorSnapshot {
       merchantName: string | null;
       installment: { number: number; total: number } | null;
       billId: string | null;
+      /** The other party's CPF or CNPJ (a debit's receiver, a credit's payer). */
+      counterpartyDocument: string | null;
     }>;
-    bills: Array<{ id: string; dueDate: Date }>;
+    bills: Array<{
+      id: string;
+      dueDate: Date;
+      closingDate: Date | null;
+      payments: Array<{ id: string; date: Date; amount: number }>;
+    }>;
   }>;
   investments: Array<{ id: string; name: string; type: string; subtype: string | null; balance: number }>;
   institution: string;

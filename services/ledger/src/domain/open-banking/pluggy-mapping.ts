@@ -16,6 +16,12 @@ export function reaisToCents(amount: number, what: string): number {
 }
 
 const CNPJ = /^\d{14}$/;
+const day = (instant: Date) => instant.toISOString().slice(0, 10);
+/** A CPF or CNPJ's digits, or null when it is neither. */
+const document = (text: string | null) => {
+  const digits = (text ?? '').replace(/\D/g, '');
+  return digits.length === 11 || digits.length === 14 ? digits : null;
+};
 
 /**
  * A Pluggy item's sync as the import payload (the same rules as Open Finance, docs/open-banking.md): cents on
@@ -51,6 +57,8 @@ export function mapPluggySnapshot(
         operation_type: tx.operationType?.slice(0, 64) ?? null,
         status: tx.status === 'PENDING' ? 'PENDING' : 'BOOKED',
       };
+      const counterparty = document(tx.counterpartyDocument);
+      if (counterparty) mapped.counterparty_document = counterparty;
       if (tx.installment && tx.installment.total > 1) {
         mapped.installment = {
           series_key:
@@ -71,8 +79,13 @@ export function mapPluggySnapshot(
       transactions.push(mapped);
     }
   }
+  const holder = document(bank[0]?.ownerDocument ?? snapshot.accounts[0]?.ownerDocument ?? null);
   return {
-    connection: { id: input.connectionId, institution: snapshot.institution },
+    connection: {
+      id: input.connectionId,
+      institution: snapshot.institution,
+      ...(holder ? { holder_document: holder } : {}),
+    },
     accounts: bank.map((account) => ({
       external_id: account.id,
       name: `${snapshot.institution} ${account.number}`.slice(0, 100),
@@ -84,17 +97,29 @@ export function mapPluggySnapshot(
     credit_cards: snapshot.accounts
       .filter((account) => account.type === 'CREDIT' && cardAccount)
       .map((account) => {
-        const latest = account.bills
-          .map((bill) => bill.dueDate.toISOString().slice(0, 10))
-          .sort()
-          .at(-1);
+        const latest = [...account.bills].sort((a, b) => a.dueDate.getTime() - b.dueDate.getTime()).at(-1);
         return {
           external_id: account.id,
           name: account.name.slice(0, 100),
           account_external_id: cardAccount as string,
-          closing_day: null,
-          due_day: latest ? Number(latest.slice(8, 10)) : 10,
+          closing_day: latest?.closingDate ? Number(day(latest.closingDate).slice(8, 10)) : null,
+          due_day: latest ? Number(day(latest.dueDate).slice(8, 10)) : 10,
           limit: account.creditLimit === null ? 0 : reaisToCents(account.creditLimit, `limite de ${account.id}`),
+          available_limit:
+            account.availableCreditLimit === null
+              ? null
+              : reaisToCents(account.availableCreditLimit, `limite disponível de ${account.id}`),
+          // Pluggy's bill payments: each a payment of its bill, joined with the account debit that made it
+          bills: account.bills.map((bill) => ({
+            due_date: day(bill.dueDate),
+            payments: bill.payments
+              .map((payment) => ({
+                external_id: payment.id,
+                date: todayIn(input.timeZone, payment.date),
+                amount: Math.abs(reaisToCents(payment.amount, `pagamento da fatura ${bill.id}`)),
+              }))
+              .filter((payment) => payment.amount > 0),
+          })),
         };
       }),
     transactions,

@@ -1,0 +1,123 @@
+import { addDays } from '@finance/shared/calendar';
+import { QUEUES } from '@finance/shared/queue/catalogue';
+import { BRUNO_CPF, connectSandbox, syncedImport } from '../../../../test/support/sandbox-bank.ts';
+import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
+import { waitFor } from '../../../../test/support/wait-for.ts';
+
+const TODAY = new Date().toISOString().slice(0, 10);
+const at = (day: string) => `${day}T15:00:00.000Z`;
+const brl = (amount: string) => ({ amount, currency: 'BRL' });
+const entry = (id: string, day: string, fields: Record<string, unknown> = {}) => ({
+  transactionId: id,
+  completedAuthorisedPaymentType: 'TRANSACAO_EFETIVADA',
+  creditDebitType: 'DEBITO',
+  transactionName: `PIX ${id}`,
+  type: 'PIX',
+  transactionAmount: brl('12.34'),
+  transactionDateTime: at(day),
+  ...fields,
+});
+
+/**
+ * A sync as real institutions make it: a record that breaks the documents is left out with its reason and the rest
+ * is imported; an entry still processing is read again until it settles, whatever the sync's window; a long
+ * Retry-After delays the sync instead of calling the institution sooner.
+ */
+describe('Open Finance: syncs against what institutions really send', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+  const sandbox = () => stack.sandbox as NonNullable<TestStack['sandbox']>;
+
+  beforeAll(async () => {
+    stack = await TestStack.start({ sandbox: { today: TODAY } });
+    tenant = await stack.tenant();
+  });
+  afterAll(() => stack?.stop());
+
+  const titles = async (connection: string) =>
+    (
+      await stack.sql<{ title: string; paid: boolean }>(
+        'select title, paid from ledger.transactions where connection_id = $1 and deleted_at is null',
+        [connection],
+      )
+    ).map((row) => row.title);
+
+  it('when one entry lacks a required field, another has a comma and single-digit date parts, then only the first is left out, with its reason, in the job and on the connection', async () => {
+    await sandbox().addRecords({
+      cpf: BRUNO_CPF,
+      account_id: 'bruno-conta',
+      transactions: [
+        entry('sem-moeda', addDays(TODAY, -3), { transactionAmount: { amount: '10.00' } }),
+        entry('virgula', addDays(TODAY, -3), {
+          transactionAmount: brl('12,3456'),
+          transactionDateTime: `${TODAY.slice(0, 5)}${Number(TODAY.slice(5, 7))}-${Number(TODAY.slice(8))}T12:00:00Z`,
+        }),
+      ],
+    });
+    const { id } = await connectSandbox(stack.url, tenant.api, { cpf: BRUNO_CPF });
+    const { job, connection } = await syncedImport(tenant.api, id);
+    expect(job.state).toBe('completed');
+    const skipped = {
+      record: 'lançamento da conta bruno-conta sem-moeda',
+      reason: expect.stringContaining('currency'),
+    };
+    expect(job.result.skipped_records).toEqual([skipped]);
+    expect(connection).toMatchObject({
+      last_sync_skipped: [skipped],
+      last_sync_skipped_count: 1,
+      last_sync_error: null,
+    });
+    const imported = await titles(id);
+    expect(imported).toContain('PIX virgula');
+    expect(imported).not.toContain('PIX sem-moeda');
+    expect(imported.length).toBeGreaterThan(50);
+  });
+
+  it('when an entry still processing settles under a new id long after, then the next sync reads it again and it is paid', async () => {
+    const owner = await stack.tenant();
+    const old = addDays(TODAY, -15);
+    await sandbox().addRecords({
+      cpf: BRUNO_CPF,
+      account_id: 'bruno-conta',
+      transactions: [entry('demorado', old, { completedAuthorisedPaymentType: 'TRANSACAO_PROCESSANDO' })],
+    });
+    const { id } = await connectSandbox(stack.url, owner.api, { cpf: BRUNO_CPF });
+    const first = await syncedImport(owner.api, id);
+    const pending = async () =>
+      (
+        await stack.sql<{ paid: boolean }>(
+          `select paid from ledger.transactions where connection_id = $1 and title = 'PIX demorado'`,
+          [id],
+        )
+      ).map((row) => row.paid);
+    expect(await pending()).toEqual([false]);
+    // the institution effects it under a new id, dated as before: outside the D-6 days a recent sync reads
+    await sandbox().settlePending();
+    expect((await owner.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const second = await syncedImport(owner.api, id, first.connection.last_import_job_id);
+    expect(second.job.result.transactions.created).toBe(0);
+    expect(await pending()).toEqual([true]);
+  });
+
+  it('when the institution answers 429 with Retry-After: 30, then it is called once and the sync waits that long', async () => {
+    const owner = await stack.tenant();
+    const { id } = await connectSandbox(stack.url, owner.api, { cpf: BRUNO_CPF });
+    const first = await syncedImport(owner.api, id);
+    await sandbox().fault({ status: 429, times: 5, path: '/open-banking/resources', retry_after: 30 });
+    const queuedAt = Date.now();
+    expect((await owner.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const delayed = await waitFor(async () => {
+      const jobs = await stack.services[0].runtime.queues.get(QUEUES.openBankingSync).getDelayed();
+      return jobs.find((job) => job.data.connection_id === id);
+    });
+    // one call, then the job waits the 30 s the institution asked for
+    expect(delayed.delay).toBeGreaterThanOrEqual(29_000);
+    expect(delayed.timestamp + delayed.delay - queuedAt).toBeGreaterThanOrEqual(29_000);
+    const connection = (await owner.api.get(`/v1/open-banking/connections/${id}`)).body;
+    expect(connection.last_sync_error).toMatch(/aguardar 30 s/);
+    expect(connection.last_import_job_id).toBe(first.connection.last_import_job_id);
+    const faults = await sandbox().faultsLeft();
+    expect(faults).toEqual([expect.objectContaining({ times: 4 })]);
+    await sandbox().clearFaults();
+  });
+});
