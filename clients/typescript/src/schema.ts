@@ -2283,9 +2283,9 @@ export interface components {
             logo: string | null;
             /**
              * Format: uuid
-             * @description Linked account (pays the bills)
+             * @description Linked account (pays the bills); null only for a card a bank shared alone while the context had no account, until an import or `PUT` gives it one
              */
-            account_id: string;
+            account_id: string | null;
             /** @description Closing day of month, as a string */
             closing_date: string;
             /** @description Due day of month, as a string */
@@ -2729,6 +2729,8 @@ export interface components {
             bill_due_date?: string;
             /** @description The other party's CPF or CNPJ (digits): equal to `connection.holder_document`, the entry moves the holder's own money (a transfer) */
             counterparty_document?: string;
+            /** @description Card credits only: `true`, the payment of the card's bill (joined with the account debit that made it); `false`, a credit of the bill (a refund, a cashback). Without it, a card credit whose text says it pays the bill ("Pagamento recebido", "PGTO FATURA") is that bill's payment */
+            bill_payment?: boolean;
         } & ({
             account_external_id: string;
         } | {

@@ -98,12 +98,12 @@ export async function upsertImportedCards(
      select r.id, ?, ?, r.name, null, coalesce(r.account_id, e.account_id), r.closing, r.due_day, r."limit",
        r.available_limit, false, r.review, ?, r.external_id, now(), now()
      from jsonb_to_recordset(?::jsonb) as r(id uuid, name text, account_id uuid, closing int, due_day int, "limit" bigint,
-       available_limit bigint, review boolean, external_id text)
+       available_limit bigint, review boolean, external_id text, without_account boolean)
      left join credit_cards e on e.context_id = ? and e.connection_id = ? and e.external_id = r.external_id
-     where coalesce(r.account_id, e.account_id) is not null
+     where coalesce(r.account_id, e.account_id) is not null or r.without_account
      on conflict (context_id, connection_id, external_id) where external_id is not null do update set
        name = excluded.name,
-       account_id = excluded.account_id,
+       account_id = coalesce(excluded.account_id, c.account_id),
        closing_day = case when excluded.needs_closing_date_review then c.closing_day else excluded.closing_day end,
        needs_closing_date_review = c.needs_closing_date_review and excluded.needs_closing_date_review,
        due_day = excluded.due_day,
@@ -124,7 +124,7 @@ export async function upsertImportedCards(
 /** Every card (deleted too) of the context imported through a connection, by id. */
 export async function cardsOfConnection(em: EntityManager, ctx: CallerContext, connectionId: string) {
   const scope = contextSql(ctx);
-  return runSql<{ id: string; external_id: string; account_id: string; deleted: boolean }>(
+  return runSql<{ id: string; external_id: string; account_id: string | null; deleted: boolean }>(
     em,
     `select id, external_id, account_id, deleted_at is not null as deleted from credit_cards
      where connection_id = ? and external_id is not null and ${scope.sql} order by id`,

@@ -334,6 +334,24 @@ describe('the import pipeline’s rules: one picture whatever the source and ord
     expect((await entries(tenant)).map((row) => row.amount).sort()).toEqual([26, 50, 50]);
   });
 
+  it('when a bank shares only a card, then it follows the default account, or with none waits for one, its purchases imported', async () => {
+    const tenant = await stack.tenant();
+    const id = randomUUID();
+    const alone = { ...card(), account_external_id: undefined };
+    const first = await importCompleted(
+      tenant.api,
+      connection(id, { credit_cards: [alone], transactions: [purchase('p1', 12_000)] }),
+    );
+    expect(first.result).toMatchObject({ credit_cards: { created: 1 }, transactions: { created: 1 } });
+    expect((await tenant.api.get('/v1/credit-cards')).body.data).toEqual([
+      expect.objectContaining({ name: 'Cartão Ouro', account_id: null }),
+    ]);
+    expect(await billOf(tenant)).toMatchObject({ value: 12_000 });
+    const { id: accountId } = (await tenant.api.post('/v1/accounts', { name: 'Corrente', logo: '341' })).body;
+    await importCompleted(tenant.api, connection(id, { credit_cards: [alone] }));
+    expect((await tenant.api.get('/v1/credit-cards')).body.data[0]).toMatchObject({ account_id: accountId });
+  });
+
   it('when the account’s import and the card’s race many times, then each bill payment exists once', async () => {
     const tenant = await stack.tenant();
     const id = randomUUID();

@@ -92,12 +92,20 @@ const snapshot: BankSnapshot = {
         {
           billId: 'fatura-jan',
           dueDate: '2026-01-10',
+          total: brl('500.00'),
           payments: [{ paymentDate: '2026-01-10', amount: '500.00' }],
+          financeCharges: [],
           transactions: [notebook('n1', 1, '2026-01-03', 'fatura-jan')],
         },
         {
           billId: 'fatura-fev',
           dueDate: '2026-2-10',
+          // its entries hold 860.60 (refunds and cashback counted back); IOF and interest only in financeCharges
+          total: brl('881.88'),
+          financeCharges: [
+            { type: 'IOF', amount: '1.56' },
+            { type: 'JUROS_MORA_ATRASO_PAGAMENTO_FATURA', amount: '19.72' },
+          ],
           payments: [
             { paymentDate: '2026-02-09', amount: '900.00' },
             { paymentDate: '2026-02-15', amount: '100.0000' },
@@ -318,6 +326,46 @@ describe('mapping an Open Finance sync to the import payload', () => {
         ],
       },
     ]);
+  });
+
+  it('then a bill’s finance charges its entries leave out are entries of the bill, each a cost', () => {
+    expect(payload.transactions.filter((t) => t.operation_type?.startsWith('ENCARGO'))).toEqual([
+      expect.objectContaining({
+        amount: 156,
+        is_expense: true,
+        bill_due_date: '2026-02-10',
+        operation_type: 'ENCARGO IOF',
+      }),
+      expect.objectContaining({ amount: 1972, operation_type: 'ENCARGO JUROS_MORA_ATRASO_PAGAMENTO_FATURA' }),
+    ]);
+  });
+
+  it('then a purchase named like a payment is a purchase, and a credit says whether it pays the bill', () => {
+    const named = mapSnapshot(
+      {
+        ...snapshot,
+        cards: [
+          {
+            ...snapshot.cards[0],
+            bills: [],
+            open: [
+              cardTx('compra', { transactionName: 'PAGAMENTO', creditDebitType: 'CREDITO' }),
+              cardTx('cash', {
+                transactionName: 'PGTO',
+                transactionType: 'CASHBACK',
+                paymentType: undefined,
+                creditDebitType: 'CREDITO',
+              }),
+            ],
+          },
+        ],
+      },
+      { connectionId: 'c', institution: 'B', timeZone: 'America/Sao_Paulo', today: '2026-03-12' },
+    ).payload.transactions;
+    expect(named.find((t) => t.external_id === 'compra')).toMatchObject({ is_expense: true });
+    expect(named.find((t) => t.external_id === 'cash')).toMatchObject({ is_expense: false, bill_payment: false });
+    expect(tx('paid-unknown')).toMatchObject({ bill_payment: true });
+    expect(tx('refund')).toMatchObject({ bill_payment: false });
   });
 
   it('then a card shared without an account names none (it follows the default account)', () => {

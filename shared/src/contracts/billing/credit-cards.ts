@@ -25,7 +25,12 @@ export const creditCardSchema = Joi.object({
   id: anyUuid().required(),
   name: Joi.string().required(),
   logo: Joi.string().allow(null).required(),
-  account_id: anyUuid().required().description('Linked account (pays the bills)'),
+  account_id: anyUuid()
+    .allow(null)
+    .required()
+    .description(
+      'Linked account (pays the bills); null only for a card a bank shared alone while the context had no account, until an import or `PUT` gives it one',
+    ),
   closing_date: Joi.string().required().description('Closing day of month, as a string'),
   expiring_date: Joi.string().required().description('Due day of month, as a string'),
   limit: cents().required(),

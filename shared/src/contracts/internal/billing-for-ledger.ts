@@ -18,7 +18,7 @@ export interface AssignBillsInput {
 
 /** The bills of the dates, in order, and the version of the card's calendar they were assigned under. */
 export interface AssignBillsResult {
-  card: { id: string; account_id: string; name: string; calendar_version: number };
+  card: { id: string; account_id: string | null; name: string; calendar_version: number };
   assignments: BillAssignment[];
   /** The bill of each due date asked for, in order (`date` is the due date). */
   due_assignments: BillAssignment[];
@@ -41,6 +41,8 @@ export interface ImportedCardInput {
   name: string;
   /** null when the card's account was deleted by the user: an existing card keeps its account, a new one is skipped. */
   account_id: string | null;
+  /** The bank shared the card alone and the context has no account: a new card is kept without one. */
+  without_account?: boolean;
   closing_day: number | null;
   due_day: number;
   limit: number;
@@ -57,7 +59,7 @@ export interface ImportCardsInput {
 export interface ImportedCard {
   id: string;
   external_id: string;
-  account_id: string;
+  account_id: string | null;
   deleted: boolean;
 }
 
@@ -121,6 +123,7 @@ export const billingForLedgerRoutes = [
             due_day: day().required(),
             limit: Joi.number().integer().min(0).required(),
             available_limit: Joi.number().integer().allow(null).default(null),
+            without_account: Joi.boolean().default(false),
           }),
         )
         .unique('external_id')

@@ -99,6 +99,8 @@ export interface ImportedTransaction {
   bill_due_date?: string;
   /** The other party's CPF (11 digits) or CNPJ (14): the holder's own makes it a movement of their own money. */
   counterparty_document?: string;
+  /** Card entries: whether this is the payment of the card's bill (default: a card credit whose text says so). */
+  bill_payment?: boolean;
 }
 
 /** An investment with its daily balances. */
@@ -239,6 +241,11 @@ export const importedTransaction = Joi.object<ImportedTransaction>({
   counterparty_document: document().description(
     "The other party's CPF or CNPJ (digits): equal to `connection.holder_document`, the entry moves the holder's own money (a transfer)",
   ),
+  bill_payment: Joi.boolean()
+    .strict()
+    .description(
+      'Card credits only: `true`, the payment of the card\'s bill (joined with the account debit that made it); `false`, a credit of the bill (a refund, a cashback). Without it, a card credit whose text says it pays the bill ("Pagamento recebido", "PGTO FATURA") is that bill\'s payment',
+    ),
 })
   .xor('account_external_id', 'credit_card_external_id')
   // checked in code, not with joi's `.and()`/`.with()`: the OpenAPI document stays one flat schema
@@ -248,6 +255,9 @@ export const importedTransaction = Joi.object<ImportedTransaction>({
     }
     if (value.bill_due_date !== undefined && value.credit_card_external_id === undefined) {
       return helpers.message({ custom: '{{#label}}: bill_due_date só vale para transações de cartão' });
+    }
+    if (value.bill_payment === true && (value.credit_card_external_id === undefined || value.is_expense)) {
+      return helpers.message({ custom: '{{#label}}: bill_payment vale para créditos de cartão' });
     }
     return value;
   })

@@ -15,7 +15,8 @@ export const CreditCardSchema = defineEntity({
   properties: {
     name: p.string(),
     logo: p.string().nullable(),
-    accountId: p.uuid(),
+    /** Null only for a card a bank shared alone while the context had no account. */
+    accountId: p.uuid().nullable(),
     closingDay: p.integer(),
     dueDay: p.integer(),
     limit: p.bigint('number').fieldName('limit').default(0),

@@ -7,7 +7,7 @@ export function cardView(card: CreditCard, owed: number) {
     id: card.id,
     name: card.name,
     logo: card.logo ?? null,
-    account_id: card.accountId,
+    account_id: card.accountId ?? null,
     closing_date: String(card.closingDay),
     expiring_date: String(card.dueDay),
     limit: card.limit,

@@ -105,6 +105,7 @@ export const billSchema = Joi.object({
   payments: Joi.array().items(
     Joi.object({ paymentDate: day().required(), amount: decimal().required(), currency: Joi.string() }),
   ),
+  financeCharges: Joi.array().items(Joi.object({ type: Joi.string().required(), amount: decimal().required() })),
 });
 
 export const cardTransactionSchema = Joi.object({

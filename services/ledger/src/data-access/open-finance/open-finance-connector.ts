@@ -311,7 +311,13 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
             )) ?? [];
           const bills: BankSnapshot['cards'][number]['bills'] = [];
           for (const bill of (await orSkip(`faturas do cartão ${cardId}`, () =>
-            list<{ billId: string; dueDate: string; payments?: Array<{ paymentDate: string; amount: string }> }>(
+            list<{
+              billId: string;
+              dueDate: string;
+              billTotalAmount?: BankMoney;
+              payments?: Array<{ paymentDate: string; amount: string }>;
+              financeCharges?: Array<{ type: string; amount: string }>;
+            }>(
               `${base}/bills?fromDueDate=${addDays(input.from, -45)}&toDueDate=${ahead}&${PAGE}`,
               billSchema,
               `fatura do cartão ${cardId}`,
@@ -328,7 +334,9 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
             bills.push({
               billId,
               dueDate: bill.dueDate,
+              total: bill.billTotalAmount ?? null,
               payments: bill.payments ?? [],
+              financeCharges: bill.financeCharges ?? [],
               transactions: transactions ?? [],
             });
           }

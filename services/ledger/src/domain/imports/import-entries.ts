@@ -48,9 +48,9 @@ import { distinctEntries, pairKnownEntries } from './source-ids.ts';
 
 const ASSIGN_CHUNK = 5000;
 
-/** A card entry that is the bill's payment: the source said so, or a card credit whose text says so. */
+/** A card entry that is the bill's payment: the source said so, or (it said nothing) a card credit whose text says so. */
 const isReportedPayment = (entry: PipelineEntry) =>
-  entry.credit_card_id !== null && !entry.is_expense && (entry.bill_payment === true || isPaymentLine(entry.title));
+  entry.credit_card_id !== null && !entry.is_expense && (entry.bill_payment ?? isPaymentLine(entry.title));
 
 /**
  * The day billing places a card entry by: a payment line without the bank's bill pays the bill closed before it

@@ -28,7 +28,7 @@ export interface PipelineEntry {
   bill_due_date: CalendarDate | null;
   /**
    * Card entries: the bank reports this as a payment of the card's bill (Open Finance's bill `payments`, Pluggy's),
-   * to be joined with the account debit that made it. A card credit whose text says so is one too.
+   * to be joined with the account debit that made it; false: it is not. Unsaid, a card credit whose text says so is.
    */
   bill_payment?: boolean;
   /** The other party's CPF or CNPJ (digits), when the source names it: the holder's own means their own money. */

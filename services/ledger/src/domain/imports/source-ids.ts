@@ -20,6 +20,12 @@ export interface ArrivingEntry {
   date: CalendarDate;
 }
 
+/** What else tells two arriving entries under one id apart: the bill the bank put each in, the installment. */
+interface Placed {
+  bill_due_date?: CalendarDate | null;
+  installment?: { number: number } | null;
+}
+
 /** A stored entry that carries one of the arriving ids (one per id it carries). */
 export interface KnownEntry extends ArrivingEntry {
   /** The entry's id. */
@@ -33,13 +39,22 @@ const sameContent = (a: ArrivingEntry, b: ArrivingEntry) =>
   a.amount === b.amount && a.is_expense === b.is_expense && a.date === b.date;
 
 /**
- * The arriving entries without the repeats of an identical one (same holder, id and content: a list that
- * showed an entry twice), and how many were dropped.
+ * The arriving entries without the repeats of an identical one (same holder, id, content, bill and installment: a
+ * list that showed an entry twice), and how many were dropped.
  */
-export function distinctEntries<T extends ArrivingEntry>(entries: readonly T[]): { entries: T[]; repeated: number } {
+export function distinctEntries<T extends ArrivingEntry & Placed>(
+  entries: readonly T[],
+): { entries: T[]; repeated: number } {
   const seen = new Set<string>();
   const distinct = entries.filter((entry) => {
-    const content = `${idOf(entry)}\u0000${entry.amount}\u0000${entry.is_expense}\u0000${entry.date}`;
+    const content = JSON.stringify([
+      idOf(entry),
+      entry.amount,
+      entry.is_expense,
+      entry.date,
+      entry.bill_due_date ?? null,
+      entry.installment?.number ?? null,
+    ]);
     if (seen.has(content)) return false;
     seen.add(content);
     return true;

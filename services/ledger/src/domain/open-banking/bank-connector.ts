@@ -116,7 +116,10 @@ export interface BankSnapshot {
     bills: Array<{
       billId: string;
       dueDate: string;
+      /** `billTotalAmount`, when the institution gives it. */
+      total: Money | null;
       payments: Array<{ paymentDate: string; amount: string | number }>;
+      financeCharges: Array<{ type: string; amount: string | number }>;
       transactions: BankCardTransaction[];
     }>;
     /** Card transactions of no bill read (the open period). */

@@ -151,9 +151,23 @@ function cardCents(tx: BankCardTransaction) {
     : brazilian;
 }
 
-/** The card's payment line ("PAGAMENTO RECEBIDO"): a credit whose text says it pays the bill. */
+/**
+ * The card's payment line ("PAGAMENTO RECEBIDO"): a credit without a payment type (a purchase has one: A_VISTA or
+ * A_PRAZO) of type PAGAMENTO or OUTROS whose text says it pays the bill.
+ */
 const isCardPayment = (tx: BankCardTransaction) =>
-  (tx.creditDebitType === 'CREDITO' || !tx.paymentType) && isPaymentLine(tx.transactionName);
+  !tx.paymentType &&
+  tx.creditDebitType === 'CREDITO' &&
+  (tx.transactionType === 'PAGAMENTO' || tx.transactionType === 'OUTROS') &&
+  isPaymentLine(tx.transactionName);
+
+/** What a fee's or a credit operation's kind adds to its type (only theirs: an institution may fill them on any entry). */
+const detailOf = (tx: BankCardTransaction) =>
+  tx.transactionType === 'TARIFA'
+    ? tx.feeType
+    : tx.transactionType === 'OPERACOES_CREDITO_CONTRATADAS_CARTAO'
+      ? tx.otherCreditsType
+      : undefined;
 
 function cardTransaction(
   cardId: string,
@@ -169,7 +183,7 @@ function cardTransaction(
   const isExpense = payment
     ? false
     : CARD_CHARGES.has(type) || (!CARD_CREDITS.has(type) && tx.creditDebitType === 'DEBITO');
-  const detail = tx.feeType ?? tx.otherCreditsType;
+  const detail = detailOf(tx);
   const mapped: ImportedTransaction = {
     external_id: tx.transactionId.trim(),
     credit_card_external_id: cardId,
@@ -180,6 +194,8 @@ function cardTransaction(
     merchant_name: payment ? null : title(tx.transactionName, type),
     operation_type: (detail ? `${type} ${detail}` : type).slice(0, 64),
     status: 'BOOKED',
+    // said outright, so no text rule decides it again
+    ...(isExpense ? {} : { bill_payment: payment }),
   };
   const parts = tx.chargeNumber ?? 0;
   const part = tx.chargeIdentificator ?? 0;
@@ -199,6 +215,45 @@ function cardTransaction(
 }
 
 type Card = BankSnapshot['cards'][number];
+type Bill = Card['bills'][number];
+
+const signed = (tx: ImportedTransaction) => (tx.is_expense ? tx.amount : -tx.amount);
+
+/**
+ * A bill's finance charges (IOF, interest and fines for a late payment) as entries of the bill, when its entries
+ * leave them out: the bill's total less what its entries hold is exactly their sum. Each is a cost of the bill.
+ */
+function financeCharges(cardId: string, bill: Bill, dueDate: string, entries: ImportedTransaction[]) {
+  if (!bill.total || bill.financeCharges.length === 0) return [];
+  try {
+    const charges = bill.financeCharges.map((charge) => ({
+      type: charge.type,
+      cents: centsOf(charge.amount, `encargo da fatura ${bill.billId}`),
+    }));
+    const missing =
+      centsOf(bill.total.amount, `total da fatura ${bill.billId}`) -
+      entries.filter((tx) => tx.bill_payment !== true).reduce((sum, tx) => sum + signed(tx), 0);
+    const charged = charges.reduce((sum, charge) => sum + charge.cents, 0);
+    if (charged <= 0 || missing !== charged) return [];
+    return charges
+      .filter((charge) => charge.cents > 0)
+      .map(
+        (charge, index): ImportedTransaction => ({
+          external_id: `${bill.billId}-encargo-${index + 1}`.slice(0, 200),
+          credit_card_external_id: cardId,
+          amount: charge.cents,
+          date: dueDate,
+          is_expense: true,
+          title: `Encargo da fatura: ${charge.type}`.slice(0, 255),
+          operation_type: `ENCARGO ${charge.type}`.slice(0, 64),
+          status: 'BOOKED',
+          bill_due_date: dueDate,
+        }),
+      );
+  } catch {
+    return [];
+  }
+}
 
 /**
  * The closing day of a card from its bills: each bill's entries were put on it (`billPostDate`) at the latest on its
@@ -334,15 +389,16 @@ export function mapSnapshot(
         (p) => p.amount === amount && Math.abs(daysBetween(p.date, date)) <= BILL_PAYMENT_WINDOW_DAYS,
       );
     };
-    // entries listed twice (in a bill and in the card's list) are the same entry
+    // an entry listed twice in one list (or in a bill and the card's list) is one entry; in two bills, two
     const listed = new Set<string>();
-    const once = (tx: BankCardTransaction) => {
+    const once = (tx: BankCardTransaction, bill: string | null) => {
       const identity = JSON.stringify([
         tx.transactionId.trim(),
         tx.brazilianAmount.amount,
         tx.transactionDateTime,
         tx.chargeIdentificator ?? null,
         tx.transactionName,
+        bill,
       ]);
       if (listed.has(identity)) return false;
       listed.add(identity);
@@ -351,25 +407,20 @@ export function mapSnapshot(
     const openDueDate = addMonthsClamped(latestDue ?? input.today, 1);
     const record = (tx: BankCardTransaction) =>
       `lançamento ${tx.transactionId.trim()} do cartão ${card.creditCardAccountId}`;
+    const entry = (tx: BankCardTransaction, dueDate: string | null) => () =>
+      isCardPayment(tx) && paidAlready(tx)
+        ? 'pagamento da fatura, já informado nos pagamentos da fatura'
+        : cardTransaction(card.creditCardAccountId, tx, dueDate, openDueDate, input.timeZone);
     for (const bill of card.bills) {
       const dueDate = documentDayOrNull(bill.dueDate);
-      for (const tx of bill.transactions) {
-        if (!once(tx)) continue;
-        keep(record(tx), () =>
-          isCardPayment(tx) && paidAlready(tx)
-            ? 'pagamento da fatura, já informado nos pagamentos da fatura'
-            : cardTransaction(card.creditCardAccountId, tx, dueDate, openDueDate, input.timeZone),
-        );
+      const before = transactions.length;
+      for (const tx of bill.transactions) if (once(tx, bill.billId)) keep(record(tx), entry(tx, dueDate));
+      if (dueDate) {
+        for (const charge of financeCharges(card.creditCardAccountId, bill, dueDate, transactions.slice(before)))
+          transactions.push(charge);
       }
     }
-    for (const tx of card.open) {
-      if (!once(tx)) continue;
-      keep(record(tx), () =>
-        isCardPayment(tx) && paidAlready(tx)
-          ? 'pagamento da fatura, já informado nos pagamentos da fatura'
-          : cardTransaction(card.creditCardAccountId, tx, null, openDueDate, input.timeZone),
-      );
-    }
+    for (const tx of card.open) if (once(tx, null)) keep(record(tx), entry(tx, null));
   }
 
   const investments: ImportedInvestment[] = snapshot.investments.flatMap((position) => {

@@ -82,6 +82,7 @@ function pipelineEntries(
       original_currency: tx.original_currency ?? null,
       bill_due_date: card && tx.bill_due_date ? calendarDay(tx.bill_due_date) : null,
       counterparty_document: tx.counterparty_document ?? null,
+      ...(card && tx.bill_payment !== undefined ? { bill_payment: tx.bill_payment } : {}),
       line: null,
     });
   }
@@ -198,6 +199,8 @@ export async function importOpenBanking(
         external_id: card.external_id,
         name: card.name,
         account_id: card.account_external_id === undefined ? fallback : account && !account.deleted ? account.id : null,
+        // shared alone, in a context with no account yet: kept, waiting for one
+        without_account: card.account_external_id === undefined && fallback === null,
         closing_day: card.closing_day ?? null,
         due_day: card.due_day,
         limit: card.limit,
