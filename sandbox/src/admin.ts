@@ -66,6 +66,20 @@ export function adminRoutes(sandbox: () => Sandbox): Router {
     list.push(...transactions);
     res.status(204).end();
   });
+  // the institution drops an entry (a scheduled payment cancelled): it is listed no more
+  router.delete('/records', (req, res) => {
+    const { cpf, account_id: accountId, transaction_id: transactionId } = req.body ?? {};
+    const account = sandbox()
+      .customers.find((c) => c.cpf === cpf)
+      ?.accounts.find((a) => a.accountId === accountId);
+    const index = account?.transactions.findIndex((tx) => tx.transactionId === transactionId) ?? -1;
+    if (!account || index < 0) {
+      res.status(404).json({ message: 'lançamento desconhecido' });
+      return;
+    }
+    account.transactions.splice(index, 1);
+    res.status(204).end();
+  });
   router.post('/settle', (_req, res) => {
     sandbox().settlePending();
     res.status(204).end();

@@ -89,6 +89,10 @@ export class SandboxProcess {
   async settlePending() {
     await this.admin('POST', '/settle');
   }
+  /** The institution drops an account's entry (a scheduled payment cancelled). */
+  async dropRecord(record: { cpf: string; account_id: string; transaction_id: string }) {
+    await this.admin('DELETE', '/records', record);
+  }
   /** Appends records, as given, to an account's entries or a card's open ones (what some institutions send). */
   async addRecords(records: { cpf: string; account_id?: string; card_id?: string; transactions: unknown[] }) {
     await this.admin('POST', '/records', records);

@@ -2651,8 +2651,8 @@ export interface components {
             /** @enum {string} */
             type: "PERSONAL_BANK" | "BUSINESS_BANK" | "INVESTMENT" | "OTHER";
             subtype: string | null;
-            /** @description Balance reported by the bank, cents */
-            balance: number;
+            /** @description Balance reported by the bank, cents; without it, the last one reported stays (a new account shows the sum of its entries) */
+            balance?: number | null;
             logo?: string | null;
         };
         ImportedBill: {

@@ -144,6 +144,33 @@ export async function markKeysBooked(
   );
 }
 
+/**
+ * The source's entries still pending or scheduled (no effected id of theirs) on days of a holder it read whole,
+ * whose ids did not arrive: the bank dropped them, so they are removed (logically). The rows removed.
+ */
+export async function removeUnlisted(
+  em: EntityManager,
+  ctx: CallerContext,
+  source: string,
+  listed: Array<{ holder_id: string; from: string; to: string }>,
+  arrived: Array<{ holder_id: string; key: string }>,
+) {
+  if (listed.length === 0) return [];
+  const scope = contextSql(ctx, 'k');
+  return runSql<ChangedRow>(
+    em,
+    `update transactions t set deleted_at = now(), updated_at = now()
+     from import_keys k, jsonb_to_recordset(?::jsonb) as w(holder_id uuid, "from" date, "to" date)
+     where ${scope.sql} and k.source = ? and k.status <> 'BOOKED' and k.holder_id = w.holder_id
+       and t.id = k.transaction_id and t.deleted_at is null and not t.paid and t.date between w."from" and w."to"
+       and not exists (select 1 from import_keys b where b.transaction_id = t.id and b.status = 'BOOKED')
+       and not exists (select 1 from jsonb_to_recordset(?::jsonb) as a(holder_id uuid, key text)
+         where a.holder_id = k.holder_id and a.key = k.key)
+     returning ${changedColumns()}`,
+    [JSON.stringify(listed), ...scope.params, source, JSON.stringify(arrived)],
+  );
+}
+
 /** The first member of each installment series of the source, by the bank's series key (on the card). */
 export async function selectSeriesHeads(
   em: EntityManager,

@@ -37,7 +37,7 @@ export async function upsertImportedAccounts(
     external_id: string;
     name: string;
     logo: string;
-    balance: number;
+    balance: number | null;
     type: string;
     subtype: string | null;
   }>,
@@ -49,9 +49,11 @@ export async function upsertImportedAccounts(
      select r.id, ?, ?, r.name, r.logo, 0, r.balance, true, false, r.type, r.subtype, ?, r.external_id, now(), now()
      from jsonb_to_recordset(?::jsonb) as r(id uuid, external_id text, name text, logo text, balance bigint, type text, subtype text)
      on conflict (context_id, connection_id, external_id) where external_id is not null do update set
-       bank_balance = excluded.bank_balance, type = excluded.type, subtype = excluded.subtype, updated_at = now()
+       bank_balance = coalesce(excluded.bank_balance, a.bank_balance), type = excluded.type, subtype = excluded.subtype,
+       updated_at = now()
      where a.deleted_at is null
-       and (a.bank_balance, a.type, a.subtype) is distinct from (excluded.bank_balance, excluded.type, excluded.subtype)
+       and (a.bank_balance, a.type, a.subtype)
+         is distinct from (coalesce(excluded.bank_balance, a.bank_balance), excluded.type, excluded.subtype)
      returning a.id, a.name, a.type, (xmax = 0) as created`,
     [ctx.userId, ctx.profileId, connectionId, JSON.stringify(rows)],
   );

@@ -151,6 +151,7 @@ describe('POST /v1/open-banking/imports: accounts, cards, transactions and inves
         categorized: 0,
         reconciled: 0,
         reconciliation_suggestions: 0,
+        removed: 0,
       },
       investments: { received: 2, snapshots: 3 },
     });

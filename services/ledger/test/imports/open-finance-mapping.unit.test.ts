@@ -47,6 +47,7 @@ const snapshot: BankSnapshot = {
       number: '0012345678',
       brandName: 'Banco Sandbox',
       balance: brl('1500.25'),
+      read: { from: '2026-02-10', to: '2026-04-11' },
       transactions: [
         accountTx('t-cents', { transactionAmount: brl('0.10') }),
         accountTx('t-big', {
@@ -190,7 +191,7 @@ const snapshot: BankSnapshot = {
 };
 
 describe('mapping an Open Finance sync to the import payload', () => {
-  const { payload, skipped } = mapSnapshot(snapshot, {
+  const { payload, skipped, listed } = mapSnapshot(snapshot, {
     connectionId: 'conn-1',
     institution: 'Banco Sandbox',
     timeZone: 'America/Sao_Paulo',
@@ -255,11 +256,15 @@ describe('mapping an Open Finance sync to the import payload', () => {
     expect(tx('t-short')?.date).toBe('2026-03-05');
   });
 
-  it('then processing entries are PENDING, scheduled ones FORECAST (one dated before today is left out) and effected ones BOOKED', () => {
+  it('then processing entries are PENDING, scheduled ones FORECAST (also one whose day passed) and effected ones BOOKED', () => {
     expect(tx('t-pending')?.status).toBe('PENDING');
     expect(tx('t-future')?.status).toBe('FORECAST');
-    expect(tx('t-stale')).toBeUndefined();
+    expect(tx('t-stale')?.status).toBe('FORECAST');
     expect(tx('t-cents')?.status).toBe('BOOKED');
+  });
+
+  it('then the days each account was read whole are named, for what the bank dropped', () => {
+    expect(listed).toEqual([{ account_external_id: 'conta-1', from: '2026-02-10', to: '2026-04-11' }]);
   });
 
   it('then ids are trimmed, and one id repeated for different entries keeps each entry', () => {

@@ -99,6 +99,26 @@ describe('Open Finance: syncs against what institutions really send', () => {
     expect(await pending()).toEqual([true]);
   });
 
+  it('when the institution drops a scheduled entry, then the next sync removes it, and nothing else', async () => {
+    const owner = await stack.tenant();
+    await sandbox().addRecords({
+      cpf: BRUNO_CPF,
+      account_id: 'bruno-conta',
+      transactions: [entry('cancelado', addDays(TODAY, 3), { completedAuthorisedPaymentType: 'LANCAMENTO_FUTURO' })],
+    });
+    const { id } = await connectSandbox(stack.url, owner.api, { cpf: BRUNO_CPF });
+    const first = await syncedImport(owner.api, id);
+    expect(await titles(id)).toContain('PIX cancelado');
+    await sandbox().dropRecord({ cpf: BRUNO_CPF, account_id: 'bruno-conta', transaction_id: 'cancelado' });
+    expect((await owner.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const second = await syncedImport(owner.api, id, first.connection.last_import_job_id);
+    expect(second.job.result.transactions).toMatchObject({ created: 0, removed: 1 });
+    const before = first.job.result.transactions.created;
+    const after = await titles(id);
+    expect(after).not.toContain('PIX cancelado');
+    expect(after).toHaveLength(before - 1);
+  });
+
   it('when the institution answers 429 with Retry-After: 30, then it is called once and the sync waits that long', async () => {
     const owner = await stack.tenant();
     const { id } = await connectSandbox(stack.url, owner.api, { cpf: BRUNO_CPF });

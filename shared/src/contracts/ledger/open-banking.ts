@@ -29,7 +29,8 @@ export interface ImportedAccount {
   name: string;
   type: AccountType;
   subtype: string | null;
-  balance: number;
+  /** Absent when the bank did not give it: the account then shows the sum of its entries, or the last balance given. */
+  balance?: number | null;
   logo?: string | null;
 }
 
@@ -142,7 +143,13 @@ const importedAccount = Joi.object<ImportedAccount>({
     .valid(...ACCOUNT_TYPES)
     .required(),
   subtype: optionalText(100).required(),
-  balance: cents().min(-1e13).max(1e13).required().description('Balance reported by the bank, cents'),
+  balance: cents()
+    .min(-1e13)
+    .max(1e13)
+    .allow(null)
+    .description(
+      'Balance reported by the bank, cents; without it, the last one reported stays (a new account shows the sum of its entries)',
+    ),
   logo: Joi.alternatives()
     .try(
       Joi.string().pattern(/^\d{3}$/, 'bank code'),

@@ -271,7 +271,6 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
           const balance = await orSkip(`saldo da conta ${accountId}`, () =>
             one<{ availableAmount: BankSnapshot['accounts'][number]['balance'] }>(`${base}/balances`, balancesSchema),
           );
-          if (!balance) continue;
           // pending and scheduled entries are read again until they settle, whatever the last sync's window
           const from = [input.from, input.openSince?.[accountId] ?? input.from].sort()[0];
           // the history once (12 months and what is scheduled); then the current days (D-6) when they cover the
@@ -284,13 +283,21 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
                 ]
               : [`${base}/transactions?fromBookingDate=${from}&toBookingDate=${ahead}&${PAGE}`];
           const transactions: BankAccountTransaction[] = [];
+          let complete = true;
           for (const url of windows) {
             const read = await orSkip(`lançamentos da conta ${accountId}`, () =>
               list<BankAccountTransaction>(url, accountTransactionSchema, `lançamento da conta ${accountId}`),
             );
+            if (!read) complete = false;
             transactions.push(...(read ?? []));
           }
-          accounts.push({ ...account, accountId, balance: balance.availableAmount, transactions });
+          accounts.push({
+            ...account,
+            accountId,
+            balance: balance?.availableAmount ?? null,
+            transactions,
+            read: complete ? { from, to: ahead } : null,
+          });
         }
       }
 

@@ -13,6 +13,7 @@ import {
   type KnownEntryRow,
   lockImportHolders,
   markKeysBooked,
+  removeUnlisted,
   selectKnownEntries,
   selectMatchCandidates,
   updateFromBank,
@@ -153,8 +154,9 @@ export async function importEntries(
     categorized: 0,
     reconciled: 0,
     reconciliation_suggestions: 0,
+    removed: [],
   };
-  if (entries.length === 0) return outcome;
+  if (entries.length === 0 && !source.listed?.length) return outcome;
   const holders = [...new Set(entries.map(holderOf))];
   return withCurrentCalendars(async () => {
     const seen: CalendarVersions = new Map();
@@ -496,6 +498,15 @@ async function writeEntries(
   ];
   recordTransactionChanges(tx, ctx, 'created', inserted);
   recordTransactionChanges(tx, ctx, 'updated', changed);
+  // after the effected states above: what is still pending or scheduled and did not arrive was dropped
+  const removed = await removeUnlisted(
+    tx,
+    ctx,
+    source.namespace,
+    source.listed ?? [],
+    entries.map((entry) => ({ holder_id: holderOf(entry), key: entry.key })),
+  );
+  recordTransactionChanges(tx, ctx, 'deleted', removed);
   const changedIds = [...new Set(changed.map((row) => row.id))];
   const createdIds = inserted.map((row) => row.id);
   const categorized = await applyRulesToTransactions(tx, ctx, createdIds);
@@ -516,5 +527,6 @@ async function writeEntries(
     categorized,
     reconciled: reconciled.length,
     reconciliation_suggestions: suggestions,
+    removed: removed.map((row) => row.id),
   };
 }

@@ -46,6 +46,11 @@ export interface ImportSource {
   connectionId: string | null;
   /** The holder's CPF or CNPJ (digits) where the source knows it: a counterparty with it is the holder themself. */
   holderDocuments?: string[];
+  /**
+   * Days of accounts or cards whose every entry the source handed over (a sync's complete read): a pending or
+   * scheduled entry of the source there that did not arrive was dropped by the bank and is removed.
+   */
+  listed?: Array<{ holder_id: string; from: string; to: string }>;
 }
 
 /** An entry the pipeline did not write, with why (in Portuguese, for the client). */
@@ -65,6 +70,8 @@ export interface PipelineOutcome {
   categorized: number;
   /** Unpaid manual forecasts reconciled automatically (`auto_reconcile_enabled`). */
   reconciled: number;
+  /** Pending or scheduled entries of the source the bank no longer lists (`listed`), removed. */
+  removed: string[];
   /** Forecast pairs left for the user to accept (`GET /v1/reconciliation/suggestions`) when it is off. */
   reconciliation_suggestions: number;
 }

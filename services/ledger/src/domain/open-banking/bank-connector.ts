@@ -103,8 +103,11 @@ export interface BankSnapshot {
     compeCode: string;
     number: string;
     brandName: string;
-    balance: Money;
+    /** Null when the institution's balance could not be read (left out with its reason). */
+    balance: Money | null;
     transactions: BankAccountTransaction[];
+    /** The days whose entries were all read (null when a list was left out): what is not among them left. */
+    read: { from: string; to: string } | null;
   }>;
   cards: Array<{
     creditCardAccountId: string;

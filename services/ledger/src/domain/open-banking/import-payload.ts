@@ -9,24 +9,29 @@ export class ImportRejected extends Error {
   }
 }
 
-/** What a sync left out, stored beside its payload for the import job's result. */
-const SKIPPED = 'sync_skipped';
-export interface StoredSkipped {
-  record: string;
-  reason: string;
+/** What a sync knows beside its payload, stored with it for the import job: what it left out, what it read whole. */
+const SYNC = 'sync';
+export interface SyncNotes {
+  skipped: Array<{ record: string; reason: string }>;
+  listed: Array<{ account_external_id: string; from: string; to: string }>;
 }
+const NO_NOTES: SyncNotes = { skipped: [], listed: [] };
 
-/** A sync's payload as stored: the import, and the records the sync left out. */
-export const withSkipped = (payload: OpenBankingImport, skipped: StoredSkipped[]) => ({
+/** A sync's payload as stored: the import, and its notes. */
+export const withSyncNotes = (payload: OpenBankingImport, notes: SyncNotes) => ({
   ...payload,
-  [SKIPPED]: skipped.slice(0, 1000),
+  [SYNC]: { skipped: notes.skipped.slice(0, 1000), listed: notes.listed },
 });
 
-/** The records a stored sync payload says were left out (none for a JSON import), and the payload without them. */
-export function splitSkipped(stored: unknown): { payload: unknown; skipped: StoredSkipped[] } {
-  if (typeof stored !== 'object' || stored === null || !(SKIPPED in stored)) return { payload: stored, skipped: [] };
-  const { [SKIPPED]: skipped, ...payload } = stored as Record<string, unknown>;
-  return { payload, skipped: Array.isArray(skipped) ? (skipped as StoredSkipped[]) : [] };
+/** A stored payload's sync notes (none for a JSON import), and the payload without them. */
+export function splitSyncNotes(stored: unknown): { payload: unknown; notes: SyncNotes } {
+  if (typeof stored !== 'object' || stored === null || !(SYNC in stored)) return { payload: stored, notes: NO_NOTES };
+  const { [SYNC]: notes, ...payload } = stored as Record<string, unknown>;
+  const { skipped, listed } = (notes ?? {}) as Partial<SyncNotes>;
+  return {
+    payload,
+    notes: { skipped: Array.isArray(skipped) ? skipped : [], listed: Array.isArray(listed) ? listed : [] },
+  };
 }
 
 /** The worker checks the stored payload again with the public schema: a tampered or stale row is poisoned. */

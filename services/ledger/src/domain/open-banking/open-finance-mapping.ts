@@ -105,14 +105,11 @@ function accountTransaction(
   accountId: string,
   tx: BankAccountTransaction,
   timeZone: string,
-  today: string,
 ): ImportedTransaction | string {
   const amount = centsOf(tx.transactionAmount.amount, `transação ${tx.transactionId}`);
   if (amount <= 0) return 'valor zero';
   const date = bookingDay(tx.transactionDateTime, timeZone);
   const status = STATUS_OF[tx.completedAuthorisedPaymentType];
-  // the bank still lists as scheduled something whose day passed: it was not effected under that id
-  if (status === 'FORECAST' && date < today) return 'lançamento futuro com data já passada';
   const document = digits(tx.partieCnpjCpf);
   const cnpj = document?.length === 14 && MERCHANT_TYPES.has(tx.type) ? document : null;
   return {
@@ -303,6 +300,15 @@ export interface MappedSnapshot {
   payload: OpenBankingImport;
   /** Records left out by the connector or here, each with its reason. */
   skipped: SkippedRecord[];
+  /** Per account, the days whose entries were all read: a pending or scheduled entry missing from them was dropped. */
+  listed: ListedDays[];
+}
+
+/** The days of an account (the institution's id) whose every entry a sync read. */
+export interface ListedDays {
+  account_external_id: string;
+  from: string;
+  to: string;
 }
 
 /**
@@ -342,7 +348,9 @@ export function mapSnapshot(
           name: `${account.brandName} ${account.number}`.trim().slice(0, 100),
           type: 'PERSONAL_BANK' as const,
           subtype: ACCOUNT_SUBTYPE[account.type] ?? account.type.slice(0, 100),
-          balance: centsOf(account.balance.amount, `saldo da conta ${account.accountId}`),
+          ...(account.balance
+            ? { balance: centsOf(account.balance.amount, `saldo da conta ${account.accountId}`) }
+            : {}),
           logo: /^\d{3}$/.test(account.compeCode ?? '') ? account.compeCode : null,
         },
       ];
@@ -356,7 +364,7 @@ export function mapSnapshot(
     if (!importedAccounts.has(account.accountId)) continue;
     for (const tx of account.transactions) {
       keep(`lançamento ${tx.transactionId.trim()} da conta ${account.accountId}`, () =>
-        accountTransaction(account.accountId, tx, input.timeZone, input.today),
+        accountTransaction(account.accountId, tx, input.timeZone),
       );
     }
   }
@@ -458,6 +466,11 @@ export function mapSnapshot(
       investments,
     },
     skipped,
+    listed: snapshot.accounts.flatMap((account) =>
+      account.read && importedAccounts.has(account.accountId)
+        ? [{ account_external_id: account.accountId, ...account.read }]
+        : [],
+    ),
   };
 }
 

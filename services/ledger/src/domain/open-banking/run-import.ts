@@ -14,7 +14,14 @@ import { updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { isStoredStatement, runStatementImport } from '../statements/import-statement.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
-import { calendarDay, ImportRejected, orNull, parseStoredPayload, splitSkipped } from './import-payload.ts';
+import {
+  calendarDay,
+  ImportRejected,
+  orNull,
+  parseStoredPayload,
+  type SyncNotes,
+  splitSyncNotes,
+} from './import-payload.ts';
 import { REVOKED_MESSAGE } from './start-import.ts';
 import { accountsOfConnection, type ConnectionAccount, upsertAccounts } from './upsert-accounts.ts';
 
@@ -38,6 +45,8 @@ export interface ImportResult {
     categorized: number;
     reconciled: number;
     reconciliation_suggestions: number;
+    /** Pending or scheduled entries the institution no longer lists, removed. */
+    removed: number;
   };
   investments: { received: number; snapshots: number };
 }
@@ -144,11 +153,11 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const stored = await loadStoredPayload(em, jobId);
   // a statement file's entries share the queue and the pipeline
   if (isStoredStatement(stored)) return runStatementImport(em, ctx, jobId, deps.billing, stored);
-  const { payload: body, skipped } = splitSkipped(stored);
+  const { payload: body, notes } = splitSyncNotes(stored);
   const payload = parseStoredPayload(body);
-  const imported = await importOpenBanking(em, ctx, payload, deps, { jobId, progress });
+  const imported = await importOpenBanking(em, ctx, payload, deps, { jobId, progress, listed: notes.listed });
   // what the connection's sync left out is the job's too (a JSON import leaves nothing out)
-  const result = skipped.length ? { ...imported, skipped_records: skipped } : imported;
+  const result = notes.skipped.length ? { ...imported, skipped_records: notes.skipped } : imported;
   await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
   return result;
 }
@@ -165,7 +174,7 @@ export async function importOpenBanking(
   ctx: CallerContext,
   payload: OpenBankingImport,
   deps: ImportDeps,
-  job: { jobId: string; progress: (value: number) => Promise<void> },
+  job: { jobId: string; progress: (value: number) => Promise<void>; listed?: SyncNotes['listed'] },
 ): Promise<ImportResult> {
   const { progress } = job;
   const existing = await findConnectionByExternalId(em, ctx, payload.connection.id);
@@ -215,11 +224,16 @@ export async function importOpenBanking(
   const transactionEntries = movements.length;
   const entries = [...movements, ...billPaymentEntries(payload, cards)];
   const holder = payload.connection.holder_document;
+  // the days a sync read whole: a pending or scheduled entry of its accounts missing from them was dropped
+  const listed = (job.listed ?? []).flatMap((days) => {
+    const account = accounts.get(days.account_external_id);
+    return account && !account.deleted ? [{ holder_id: account.id, from: days.from, to: days.to }] : [];
+  });
   const outcome = await importEntries(
     em,
     ctx,
     deps.billing,
-    connectionSource(connectionId, holder ? [holder] : []),
+    { ...connectionSource(connectionId, holder ? [holder] : []), listed },
     entries,
   );
   await progress(80);
@@ -246,6 +260,7 @@ export async function importOpenBanking(
       categorized: outcome.categorized,
       reconciled: outcome.reconciled,
       reconciliation_suggestions: outcome.reconciliation_suggestions,
+      removed: outcome.removed.length,
     },
     investments: { received: payload.investments.length, snapshots },
   };

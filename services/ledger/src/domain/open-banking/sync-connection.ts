@@ -18,7 +18,7 @@ import { MAX_WAIT_MS } from '../../data-access/open-finance/institution-http.ts'
 import { IMPORT_KIND } from '../jobs/background-jobs.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { BankError, type SkippedRecord } from './bank-connector.ts';
-import { parseStoredPayload, withSkipped } from './import-payload.ts';
+import { parseStoredPayload, type SyncNotes, withSyncNotes } from './import-payload.ts';
 import { type OpenFinance, PLUGGY } from './open-finance.ts';
 import { mapSnapshot } from './open-finance-mapping.ts';
 import { mapPluggySnapshot } from './pluggy-mapping.ts';
@@ -75,7 +75,7 @@ async function handOver(
   em: EntityManager,
   ctx: CallerContext,
   connection: ConnectionRow,
-  mapped: { payload: OpenBankingImport; skipped: SkippedRecord[] },
+  mapped: { payload: OpenBankingImport; skipped: SkippedRecord[]; listed: SyncNotes['listed'] },
   resealedToken: string | null,
 ): Promise<void> {
   // the payload goes through the public schema of the JSON import: one rule for what an import may hold
@@ -83,7 +83,7 @@ async function handOver(
   await em.transactional(async (tx) => {
     const importJobId = await enqueueImport(tx, ctx, {
       kind: IMPORT_KIND,
-      payload: withSkipped(payload, mapped.skipped),
+      payload: withSyncNotes(payload, mapped),
       connectionId: payload.connection.id,
     });
     await finishSync(tx, connection.id, { importJobId, error: null, resealedToken, skipped: mapped.skipped });
@@ -117,7 +117,7 @@ async function syncPluggyItem(
     timeZone,
     today: todayIn(timeZone),
   });
-  await handOver(em, ctx, connection, { payload, skipped: [] }, null);
+  await handOver(em, ctx, connection, { payload, skipped: [], listed: [] }, null);
   relaySoon();
   return 'synced';
 }

@@ -43,7 +43,7 @@ export async function upsertAccounts(
     external_id: account.external_id,
     name: account.name,
     logo: (account.logo && resolveLogo(logoBase, account.logo)) || `${logoBase.replace(/\/$/, '')}/default.png`,
-    balance: account.balance,
+    balance: account.balance ?? null,
     type: account.type,
     subtype: account.subtype || null,
   }));
