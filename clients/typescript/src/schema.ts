@@ -19762,10 +19762,10 @@ export interface operations {
                     institution_id: string;
                     /**
                      * Format: uri
-                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON
+                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON. It must lie under one of this deployment’s front-end return addresses (same origin, under its path; https in production; no credentials, control characters or backslashes): anything else is 400 on `redirect_uri`, before anything reaches the institution
                      */
                     redirect_uri?: string;
-                    /** @description The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer */
+                    /** @description The customer’s CPF (11 digits with valid check digits; 400 otherwise, before anything reaches the institution), which the institution checks against who logs in; optional where the institution configuration names a test customer */
                     cpf?: string;
                 };
             };
@@ -22497,10 +22497,10 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON
+                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON. It must lie under one of this deployment’s front-end return addresses (same origin, under its path; https in production; no credentials, control characters or backslashes): anything else is 400 on `redirect_uri`, before anything reaches the institution
                      */
                     redirect_uri?: string;
-                    /** @description The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer */
+                    /** @description The customer’s CPF (11 digits with valid check digits; 400 otherwise, before anything reaches the institution), which the institution checks against who logs in; optional where the institution configuration names a test customer */
                     cpf?: string;
                 };
             };

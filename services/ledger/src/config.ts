@@ -1,6 +1,7 @@
 import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import Joi from 'joi';
+import { parseReturnUrls } from './domain/open-banking/return-urls.ts';
 
 export interface LedgerConfig extends CommonConfig {
   PORT: number;
@@ -12,6 +13,7 @@ export interface LedgerConfig extends CommonConfig {
   OPEN_BANKING_PARTICIPANTS?: string;
   OPEN_BANKING_CLIENTS?: string;
   OPEN_BANKING_REDIRECT_URI: string;
+  OPEN_BANKING_RETURN_URLS?: string;
   OPEN_BANKING_ENCRYPTION_KEYS?: string;
   OPEN_BANKING_SYNC_INTERVAL_MS: number;
   OPEN_BANKING_TIMEOUT_MS: number;
@@ -68,6 +70,14 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .default('http://localhost:8080/v1/open-banking/callback')
     .description(
       "The gateway's public callback as registered at the institutions (`<public URL>/v1/open-banking/callback`)",
+    ),
+  OPEN_BANKING_RETURN_URLS: Joi.string()
+    .custom((value: string, helpers) => {
+      const { invalid } = parseReturnUrls(value, helpers.state.ancestors[0].NODE_ENV === 'production');
+      return invalid === null ? value : helpers.message({ custom: `not an allowed return URL: ${invalid}` });
+    })
+    .description(
+      "Where a connection's `redirect_uri` may send the customer's browser after the institution: comma-separated URLs of the front ends (origin and path prefix, e.g. `https://app.example.com/conexoes`); a `redirect_uri` must have one's exact origin and lie under its path; https only in production, no credentials, query or fragment; loopback or private hosts only when listed. Unset: no `redirect_uri` is accepted (the callback answers JSON)",
     ),
   OPEN_BANKING_ENCRYPTION_KEYS: Joi.string()
     .when('NODE_ENV', {

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { isValidCpf } from '../../cpf.ts';
 import { errorSchema, idParams, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
 import { connectionSchema } from './open-banking.ts';
@@ -42,13 +43,19 @@ const redirectUri = () =>
     .uri({ scheme: ['http', 'https'] })
     .max(2048)
     .description(
-      'Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON',
+      'Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON. It must lie under one of this deployment’s front-end return addresses (same origin, under its path; https in production; no credentials, control characters or backslashes): anything else is 400 on `redirect_uri`, before anything reaches the institution',
     );
 const cpf = () =>
   Joi.string()
     .pattern(/^\d{11}$/, 'CPF')
+    // eleven digits is the pattern's to say: this answers only for the check digits
+    .custom((value: string, helpers) =>
+      !/^\d{11}$/.test(value) || isValidCpf(value)
+        ? value
+        : helpers.message({ custom: '{{#label}} não é um CPF válido (dígitos verificadores)' }),
+    )
     .description(
-      'The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer',
+      'The customer’s CPF (11 digits with valid check digits; 400 otherwise, before anything reaches the institution), which the institution checks against who logs in; optional where the institution configuration names a test customer',
     );
 
 export const institutionSchema = Joi.object({

@@ -25,6 +25,7 @@ import { connectionView } from './connections.ts';
 import type { Institution } from './institutions.ts';
 import { bankFailure, findInstitution, type OpenFinance, PLUGGY } from './open-finance.ts';
 import { createPluggyConnection, renewPluggyConnection } from './pluggy-connections.ts';
+import { checkRedirectUri } from './return-urls.ts';
 import { queueSync } from './sync-connection.ts';
 
 export const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
@@ -91,6 +92,7 @@ export async function createConnection(
   ctx: CallerContext,
   body: CreateConnectionBody,
 ) {
+  if (body.redirect_uri !== undefined) checkRedirectUri(body.redirect_uri, openFinance.returnUrls);
   if (body.institution_id === PLUGGY && openFinance.pluggy) return createPluggyConnection(em, openFinance, ctx);
   const institution = findInstitution(openFinance, body.institution_id);
   const authorization = await authorizeAt(openFinance, institution, body);
@@ -114,6 +116,7 @@ export async function renewConnection(
   id: string,
   body: RenewConnectionBody,
 ) {
+  if (body.redirect_uri !== undefined) checkRedirectUri(body.redirect_uri, openFinance.returnUrls);
   const connection = await findConnection(em, ctx, id);
   if (!connection.institution_id)
     throw conflict('Esta conexão veio de uma importação JSON; crie uma conexão com a instituição');

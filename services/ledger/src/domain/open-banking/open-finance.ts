@@ -14,6 +14,8 @@ export interface OpenFinance {
   secrets: SecretBox;
   /** The gateway's public callback, registered at every institution. */
   redirectUri: string;
+  /** Where a connection's `redirect_uri` may send the customer's browser (OPEN_BANKING_RETURN_URLS). */
+  returnUrls: URL[];
   consentDays: number;
   /** How long one sync may hold its connection before another may start. */
   syncLeaseSeconds: number;
