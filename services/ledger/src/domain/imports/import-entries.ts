@@ -2,6 +2,7 @@ import { addDays } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillAssignment } from '@finance/shared/contracts/internal/billing-for-ledger';
+import { AppError } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   type BankUpdate,
@@ -17,13 +18,24 @@ import {
   updateFromBank,
 } from '../../data-access/import-keys.ts';
 import { countSuggestionsFor } from '../../data-access/reconciliation.ts';
-import { insertReturningChanged, type NewTransaction } from '../../data-access/transaction-repository.ts';
+import {
+  insertReturningChanged,
+  type NewTransaction,
+  visibleAccountIds,
+} from '../../data-access/transaction-repository.ts';
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
 import { blankTransaction } from '../transactions/new-transaction.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
-import { type ImportSource, type PipelineEntry, type PipelineOutcome, SKIPPED_DELETED } from './import-entry.ts';
+import {
+  type ImportSource,
+  type PipelineEntry,
+  type PipelineOutcome,
+  SKIPPED_ACCOUNT_DELETED,
+  SKIPPED_CARD_DELETED,
+  SKIPPED_DELETED,
+} from './import-entry.ts';
 import { MATCH_WINDOW_DAYS, matchEntries, type StoredCandidate } from './match-entries.ts';
 
 const ASSIGN_CHUNK = 5000;
@@ -42,6 +54,7 @@ async function planBills(
   ctx: CallerContext,
   entries: PipelineEntry[],
   seen: CalendarVersions,
+  deletedCards: Set<string>,
 ): Promise<Map<string, BillAssignment>> {
   const byCard = new Map<string, { dates: Set<string>; due: Set<string> }>();
   for (const entry of entries) {
@@ -56,12 +69,17 @@ async function planBills(
     const list = [...dates];
     const dueList = [...due];
     for (let i = 0; i < Math.max(list.length, dueList.length, 1); i += ASSIGN_CHUNK) {
-      const answer = await billing.assign(
-        ctx,
-        cardId,
-        list.slice(i, i + ASSIGN_CHUNK),
-        dueList.slice(i, i + ASSIGN_CHUNK),
-      );
+      const answer = await billing
+        .assign(ctx, cardId, list.slice(i, i + ASSIGN_CHUNK), dueList.slice(i, i + ASSIGN_CHUNK))
+        .catch((err: unknown) => {
+          // the card was the context's when the import was asked for: gone now, it was deleted meanwhile
+          if (err instanceof AppError && err.status === 404) return null;
+          throw err;
+        });
+      if (!answer) {
+        deletedCards.add(cardId);
+        break;
+      }
       seen.set(cardId, Math.min(seen.get(cardId) ?? answer.card.calendar_version, answer.card.calendar_version));
       for (const bill of answer.assignments) bills.set(billKey(cardId, bill.date, false), bill);
       for (const bill of answer.due_assignments ?? []) bills.set(billKey(cardId, bill.date, true), bill);
@@ -166,7 +184,8 @@ async function newRows(
 /**
  * The import pipeline (docs/decisions.md §9): what every source hands over goes through here, so deduplication,
  * pending → effected, installments, card bills, user edits, rules, reconciliation and events are written once.
- * In one transaction per call, under a lock per account and card (imports of the same ones wait for each other):
+ * In one transaction per call, under a lock per account and card (imports of the same ones wait for each other,
+ * and so does a deletion of one: entries of an account or card deleted before the lock are skipped, with why):
  * 1. an entry whose id the source gave before updates that entry with the bank's data (never the fields the user
  *    edited, nor category and tags); one the user deleted stays deleted (skipped);
  * 2. else the matching rule may find it already there (another source brought it, or the source brought it
@@ -196,11 +215,24 @@ export async function importEntries(
   const holders = [...new Set(entries.map(holderOf))];
   return withCurrentCalendars(async () => {
     const seen: CalendarVersions = new Map();
-    const bills = await planBills(billing, ctx, entries, seen);
+    const deletedCards = new Set<string>();
+    const bills = await planBills(billing, ctx, entries, seen, deletedCards);
     return em.transactional(async (tx) => {
       await assertCalendarsCurrent(tx, seen);
       await lockImportHolders(tx, holders);
-      return writeEntries(tx, ctx, source, entries, bills);
+      // checked again under the lock a deletion takes too: what was deleted meanwhile gets nothing
+      const accounts = [...new Set(entries.flatMap((entry) => (entry.account_id ? [entry.account_id] : [])))];
+      const liveAccounts = accounts.length ? await visibleAccountIds(tx, ctx, accounts) : new Set<string>();
+      const skipped: PipelineOutcome['skipped'] = [];
+      const kept = entries.filter((entry) => {
+        const reason = entry.account_id
+          ? !liveAccounts.has(entry.account_id) && SKIPPED_ACCOUNT_DELETED
+          : deletedCards.has(holderOf(entry)) && SKIPPED_CARD_DELETED;
+        if (reason) skipped.push({ line: entry.line, key: entry.key, reason });
+        return !reason;
+      });
+      const outcome = await writeEntries(tx, ctx, source, kept, bills);
+      return { ...outcome, skipped: [...skipped, ...outcome.skipped] };
     });
   });
 }
