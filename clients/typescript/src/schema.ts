@@ -1345,7 +1345,11 @@ export interface paths {
         put?: never;
         /**
          * Pluggy’s webhook (no API key)
-         * @description Where Pluggy notifies the items’ changes (`PLUGGY_WEBHOOK_URL`). **No API key**: the payload is not trusted as such; its item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`). An item updated queues that connection’s sync; an item deleted makes it `REVOKED`. Always 202 (an unknown item is ignored).
+         * @description Where Pluggy notifies the items’ changes: the URL this deployment gave it (`PLUGGY_WEBHOOK_URL`), whose secret `token` authenticates the call (compared in constant time; Pluggy signs nothing). **No API key.** A call without that token, or with another, is answered like any other and does nothing.
+         *
+         *     With it, one item’s webhooks act at most once per interval (`PLUGGY_WEBHOOK_INTERVAL_MS`, 5 minutes; the others are ignored, the sync reading everything anyway): the item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`); an item updated queues that connection’s sync (not a second one while one is queued), an item deleted makes it `REVOKED`.
+         *
+         *     Answers: 202 `{received: true}` for any JSON object with an `event`, whoever sends it and whatever it names; like every route, 400 for malformed JSON or a body without `event`, 413 above 1 MiB, 415 for a body that is not JSON.
          */
         post: operations["pluggyWebhook"];
         delete?: never;
@@ -1389,7 +1393,7 @@ export interface paths {
         put?: never;
         /**
          * Sync a connection now
-         * @description Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.
+         * @description Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already queued and not started is not queued again (the same 202), and one running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.
          */
         post: operations["syncOpenBankingConnection"];
         delete?: never;
@@ -21800,7 +21804,9 @@ export interface operations {
     };
     pluggyWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

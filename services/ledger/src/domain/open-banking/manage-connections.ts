@@ -156,7 +156,7 @@ export async function requestSync(em: EntityManager, ctx: CallerContext, id: str
     throw conflict('Só uma conexão ACTIVE com uma instituição sincroniza');
   }
   const answer = await em.transactional(async (tx) => {
-    queueSync(tx, ctx, connection.id);
+    await queueSync(tx, ctx, connection.id);
     return keepAnswer(new Reply(202, connectionView(connection)));
   });
   relaySoon();

@@ -11,6 +11,8 @@ export interface OpenFinance {
   /** Pluggy, when configured (PLUGGY_CLIENT_ID/SECRET). */
   pluggy: AggregatorConnector | null;
   pluggyWebhookUrl: string | null;
+  /** The secret its webhook calls carry (the `token` of PLUGGY_WEBHOOK_URL) and how often one item's may act. */
+  pluggyWebhook: { token: string; intervalSeconds: number } | null;
   secrets: SecretBox;
   /** The gateway's public callback, registered at every institution. */
   redirectUri: string;

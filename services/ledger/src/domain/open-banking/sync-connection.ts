@@ -7,7 +7,13 @@ import { contextKey, contextRef } from '@finance/shared/db/context-scope';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { recordEvent, recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type ConnectionRow, endConnection, finishSync, leaseSync } from '../../data-access/connection-repository.ts';
+import {
+  type ConnectionRow,
+  endConnection,
+  finishSync,
+  leaseSync,
+  markSyncQueued,
+} from '../../data-access/connection-repository.ts';
 import { IMPORT_KIND } from '../jobs/background-jobs.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { BankError } from './bank-connector.ts';
@@ -22,9 +28,14 @@ export const SYNC_JOB = 'open-banking.sync';
 const HISTORY_DAYS = 365;
 const OVERLAP_DAYS = 2;
 
-/** Queues a sync of the connection through the outbox, in the caller's transaction. */
-export function queueSync(tx: EntityManager, ctx: CallerContext, connectionId: string): void {
+/**
+ * Queues a sync of the connection through the outbox, in the caller's transaction, unless one is queued already
+ * (requests coalesce: one queued per connection at a time). True when this call queued it.
+ */
+export async function queueSync(tx: EntityManager, ctx: CallerContext, connectionId: string): Promise<boolean> {
+  if (!(await markSyncQueued(tx, connectionId))) return false;
   recordJob(tx, QUEUES.openBankingSync, SYNC_JOB, { connection_id: connectionId, context: contextRef(ctx) }, newId());
+  return true;
 }
 
 /** The consent's end as the connection's status: expired by date or reason, else revoked. */
