@@ -17,6 +17,7 @@ import { AddBillWorkLease } from './0003-bill-work-lease.ts';
 import { AddCardCalendarVersions } from './0003-card-calendar-versions.ts';
 import { ContextKey } from './0008-context-key.ts';
 import { AnnouncementIndexes } from './0009-announcement-indexes.ts';
+import { BillsOfDeletedCards } from './0011-bills-of-deleted-cards.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -35,5 +36,6 @@ export const billingMigrations: MigrationList = [
   { name: '0008-context-key', class: ContextKey },
   { name: '0009-announcement-indexes', class: AnnouncementIndexes },
   { name: '0010-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
+  { name: '0011-bills-of-deleted-cards', class: BillsOfDeletedCards },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];
