@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextSql } from '@finance/shared/db/context-scope';
@@ -312,12 +313,13 @@ export async function finishSync(
 ): Promise<void> {
   await runSql(
     em,
+    // the one clock's time: the scheduler compares it with that clock, and the next sync reads from its day
     `update connections set sync_lease_until = null, last_sync_error = ?,
-       last_synced_at = case when ? is null then now() else last_synced_at end,
+       last_synced_at = case when ? is null then ?::timestamptz else last_synced_at end,
        last_import_job_id = coalesce(?, last_import_job_id),
        refresh_token = coalesce(?, refresh_token), updated_at = now()
      where id = ?`,
-    [outcome.error, outcome.error, outcome.importJobId, outcome.resealedToken, id],
+    [outcome.error, outcome.error, now(), outcome.importJobId, outcome.resealedToken, id],
   );
 }
 

@@ -117,7 +117,7 @@ describe('Open Finance: connecting Banco Sandbox', () => {
     });
     // 02:30 UTC three days ago is 23:30 of the day before in São Paulo
     const [night] = byTitle(imported, 'PIX RESTAURANTE NOTURNO');
-    expect(night.date).toBe(addDays(new Date().toISOString().slice(0, 10), -4));
+    expect(night.date).toBe(addDays(todayUtc(), -4));
     expect(byTitle(imported, 'SALARIO EMPRESA EXEMPLO LTDA')[0]).toMatchObject({
       operation_type: 'FOLHA_PAGAMENTO',
       merchant_cnpj: '11222333000181',
