@@ -4,8 +4,9 @@ import { join, relative, sep } from 'node:path';
 /**
  * The checks of the layers that dependency-cruiser (.dependency-cruiser.cjs) cannot make: SQL text in
  * `domain/` or `entry-points/`, `@mikro-orm/*` imports of `domain/` other than `import type`, a service
- * running SQL on `em.getConnection()` instead of the one helper `runSql` (shared/src/db/sql.ts), and an entry
- * point casting a handler's input instead of taking the type its contract gives.
+ * running SQL on `em.getConnection()` instead of the one helper `runSql` (shared/src/db/sql.ts), an entry
+ * point casting a handler's input instead of taking the type its contract gives, and `domain/` reading the time
+ * around the one clock.
  * scripts/check-layers.ts runs them in `npm run lint`; test/tooling/layers.unit.test.ts proves they fail.
  */
 
@@ -18,6 +19,12 @@ export const SQL_TEXT = /\b(select|insert into|update \w+(?: (?:as )?\w+)? set|d
  */
 export const INPUT_CAST =
   /\sas unknown as\s|\sas [A-Z][A-Za-z]*Input\b|\b(?:input|params|query|body)(?:\.\w+)*\s+as\s+[A-Z{]/;
+
+/**
+ * The time read around the one clock (`now()` of shared/src/clock.ts, which a test can start or fix): a domain rule
+ * reading it this way would not follow a test's clock. Elapsed time is `performance.now()`.
+ */
+export const CLOCK_BYPASS = /\bnew Date\(\s*\)|\bDate\.now\(\s*\)/;
 
 /**
  * Domain files of the ledger whose SQL has not yet moved to `data-access/` (a debt, listed so it only shrinks:
@@ -91,6 +98,8 @@ export function checkLayers(root: string, pending: readonly string[] = PENDING_S
         const cast = layer === 'entry-points' ? stripLiterals(source).match(INPUT_CAST) : null;
         if (cast) problems.push(`${path}: casts a handler's input (${cast[0].trim()}); type it in its contract`);
         if (layer === 'domain') {
+          const clock = stripLiterals(source).match(CLOCK_BYPASS);
+          if (clock) problems.push(`${path}: reads the time with ${clock[0]} (use now() of @finance/shared/clock)`);
           for (const from of ormValueImports(source)) {
             problems.push(`${path}: imports a runtime value of ${from} (domain/ may use \`import type\` only)`);
           }

@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type Provider from 'oidc-provider';
+import { sandboxNow } from './clock.ts';
 import { type Consent, type ConsentStore, dateTime } from './consents.ts';
 import { bearerOf } from './data-apis.ts';
 import { sendError } from './responses.ts';
@@ -94,8 +95,8 @@ export function consentsApi(deps: { provider: Provider; consents: ConsentStore; 
       expiration !== undefined &&
       (typeof expiration !== 'string' ||
         !EXPIRATION.test(expiration) ||
-        Date.parse(expiration) <= Date.now() ||
-        Date.parse(expiration) > Date.now() + MAX_CONSENT_MS)
+        Date.parse(expiration) <= sandboxNow() ||
+        Date.parse(expiration) > sandboxNow() + MAX_CONSENT_MS)
     ) {
       return sendError(res, 422, 'DATA_EXPIRACAO_INVALIDA', 'expirationDateTime deve ser futura e em até 12 meses');
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sandboxNow } from './clock.ts';
 
 export type ConsentStatus = 'AWAITING_AUTHORISATION' | 'AUTHORISED' | 'REJECTED';
 export type RejectionCode =
@@ -25,7 +26,7 @@ export interface Consent {
 }
 
 /** Seconds-precision UTC, as the consent documents write date-times. */
-export const dateTime = (date = new Date()) => `${date.toISOString().slice(0, 19)}Z`;
+export const dateTime = (date = new Date(sandboxNow())) => `${date.toISOString().slice(0, 19)}Z`;
 
 /** Consents of the sandbox, in memory (a restart forgets them, as it forgets the tokens). */
 export class ConsentStore {
@@ -57,7 +58,7 @@ export class ConsentStore {
     if (
       consent?.status === 'AUTHORISED' &&
       consent.expirationDateTime &&
-      Date.parse(consent.expirationDateTime) <= Date.now()
+      Date.parse(consent.expirationDateTime) <= sandboxNow()
     ) {
       this.reject(consent, 'ASPSP', 'CONSENT_EXPIRED');
     }

@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type Provider from 'oidc-provider';
+import { sandboxNow } from './clock.ts';
 import type { Consent, ConsentStore } from './consents.ts';
 import {
   type Account,
@@ -153,7 +154,7 @@ function accountsRouter(deps: ApiDeps): Router {
       availableAmount: brl(balanceCents(account)),
       blockedAmount: brl(0),
       automaticallyInvestedAmount: brl(0),
-      updateDateTime: `${new Date().toISOString().slice(0, 19)}Z`,
+      updateDateTime: `${new Date(sandboxNow()).toISOString().slice(0, 19)}Z`,
     });
   });
   const transactions = (limits: typeof HISTORY) => (req: Request, res: Response) => {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { runSandboxClockFrom } from './clock.ts';
 import { startSandbox } from './server.ts';
 
 /**
  * `node sandbox/src/main.ts`: Banco Sandbox on `SANDBOX_PORT` (8090). Its clients (id, public JWKS, redirect
  * URIs) come from `SANDBOX_CLIENTS` (JSON) or the file `SANDBOX_CLIENTS_FILE`, as an institution knows the
- * receivers registered with it.
+ * receivers registered with it. `SANDBOX_NOW` runs its business clock from another instant (tests on edge days).
  */
+runSandboxClockFrom(process.env.SANDBOX_NOW);
 const clients = JSON.parse(
   process.env.SANDBOX_CLIENTS ??
     (process.env.SANDBOX_CLIENTS_FILE ? readFileSync(process.env.SANDBOX_CLIENTS_FILE, 'utf8') : '[]'),

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { adminRoutes } from './admin.ts';
 import { createAuthorizationServer, type SandboxClient } from './authorization-server.ts';
+import { sandboxNow } from './clock.ts';
 import { ConsentStore } from './consents.ts';
 import { consentsApi, rejectConsent } from './consents-api.ts';
 import { buildCustomers, type Customer } from './customers.ts';
@@ -87,7 +88,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const port = (server.address() as AddressInfo).port;
   const base = (options.publicUrl ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, '');
   const consents = new ConsentStore();
-  const today = () => options.today ?? new Date().toISOString().slice(0, 10);
+  const today = () => options.today ?? new Date(sandboxNow()).toISOString().slice(0, 10);
   let built = { day: today(), customers: buildCustomers(today()) };
   const customers = () => {
     if (built.day !== today()) built = { day: today(), customers: buildCustomers(today()) };

@@ -1,21 +1,36 @@
-// The one clock of the system: every "now" and every "today" reads it. Production reads the real time;
-// the in-process test stack can fix it (`TestStack.setNow`) to test day boundaries.
+// The one clock of the system: every "now" and every "today" of the services reads it (elapsed time and timeouts
+// excepted: they measure durations, not dates). Production reads the real time; under test (NODE_ENV=test) the
+// in-process stack can fix it (`TestStack.setNow`) or start it at another instant (`TEST_NOW`).
 
 let fixed: number | null = null;
+/** How far the running clock is from the real time (a test started it at another instant). */
+let offset = 0;
 
 export function now(): Date {
-  return new Date(fixed ?? Date.now());
+  return new Date(fixed ?? Date.now() + offset);
 }
 
-/** Fixes the clock at an instant (ISO 8601 with offset); `null` returns to the real time. For tests only. */
-export function setNow(instant: string | Date | null): void {
-  if (instant === null) {
-    fixed = null;
-    return;
-  }
+function instantOf(instant: string | Date): number {
   const ms = instant instanceof Date ? instant.getTime() : Date.parse(instant);
   if (Number.isNaN(ms)) throw new RangeError(`invalid instant: ${String(instant)}`);
-  fixed = ms;
+  return ms;
+}
+
+/** Setting the clock is for tests: anywhere else it throws, so no configuration or request can move it. */
+function assertUnderTest(): void {
+  if (process.env.NODE_ENV !== 'test') throw new Error('the clock can be set only under test (NODE_ENV=test)');
+}
+
+/** Fixes the clock at an instant (ISO 8601 with offset); `null` lets it run again. For tests only. */
+export function setNow(instant: string | Date | null): void {
+  assertUnderTest();
+  fixed = instant === null ? null : instantOf(instant);
+}
+
+/** Makes the clock run from `instant` on, as if the real time were then; `null` returns to the real time. For tests only. */
+export function runClockFrom(instant: string | Date | null): void {
+  assertUnderTest();
+  offset = instant === null ? 0 : instantOf(instant) - Date.now();
 }
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';

@@ -49,6 +49,12 @@ describe('bad input through the gateway never reaches a 500', () => {
         for (const value of WRONG_VALUES) {
           await send(validPath, Object.fromEntries(keys.map((key) => [key, value])));
         }
+        // a refused value is quoted once, cut short (docs/decisions.md §3): 100 KB sent, a few KB answered
+        const long = `2026-01-01${'x'.repeat(100_000)}`;
+        const echoed = await api.request(route.method.toUpperCase(), validPath, {
+          body: { ...Object.fromEntries(keys.map((key) => [key, long])), [long]: long },
+        });
+        if (echoed.status === 400) expect(JSON.stringify(echoed.body).length).toBeLessThan(4_000);
         await send(validPath, 'só texto');
         await send(validPath, [{ a: 1 }]);
         await fc.assert(

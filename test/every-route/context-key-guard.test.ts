@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { addDays, addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
 import { todayIn } from '@finance/shared/clock';
 import { QUEUES, type QueueName } from '@finance/shared/queue/catalogue';
 import pg from 'pg';
 import type { ApiClient } from '../support/api-client.ts';
 import { cloneContext, contextTables } from '../support/clone-contexts.ts';
+import { importCompleted } from '../support/imports.ts';
 import {
   created,
   createReadRecords,
@@ -20,6 +22,8 @@ import { writeEveryRoute } from '../support/write-routes.ts';
 
 /** Copies of each context added before the second measurement: a statement that reads them reads 100× more. */
 const COPIES = 100;
+/** Entries of the account and of the card each writer deletes: a deletion must cost what these hold, not the table. */
+const BULK_ENTRIES = { account: 1_500, card: 500 };
 /** Every scheduled job that acts on contexts' rows: the service, its queue and the job its scheduler adds. */
 const SCHEDULED = [
   ['ledger', QUEUES.recurrence, 'extend-recurrences'],
@@ -68,7 +72,8 @@ describe('one context key: a context reads only its own rows, through an index',
       limit: 500_000,
     });
     for (let month = 0; month < 12; month++) {
-      const date = addDays(addMonthsClamped(startOfMonth(today), -month), 4);
+      // today's day of each month back (clamped): none lies ahead of today, whatever day the suite runs on
+      const date = addMonthsClamped(today, -month);
       await created(api, '/v1/transactions', {
         amount: 4_590 + month,
         date,
@@ -137,6 +142,49 @@ describe('one context key: a context reads only its own rows, through an index',
     const dates: ReadDates = { start: addDays(today, -364), today, monthStart: month, monthEnd: endOfMonth(month) };
     const all = { ...ids, webhook: webhook.id, delivery, connection: connection.id };
     return { ids: all, routes: readRoutes(all, dates, company) };
+  }
+
+  /**
+   * An imported account holding BULK_ENTRIES.account entries and its card holding BULK_ENTRIES.card, over the last
+   * year: what a writer deletes, so a deletion that walks the table instead of its own rows shows among the copies.
+   */
+  async function bulkHolders(api: ApiClient) {
+    const today = todayIn();
+    const entry = (n: number, holder: { account_external_id: string } | { credit_card_external_id: string }) => ({
+      external_id: `volume-${n}`,
+      ...holder,
+      amount: 100 + (n % 9_000),
+      date: addDays(today, -(n % 365)),
+      is_expense: n % 7 !== 0,
+      title: `Lançamento ${n}`,
+    });
+    const job = await importCompleted(api, {
+      connection: { id: randomUUID(), institution: 'Banco Volumoso' },
+      accounts: [{ external_id: 'volume', name: 'Conta volumosa', type: 'PERSONAL_BANK', subtype: null, balance: 0 }],
+      credit_cards: [
+        {
+          external_id: 'volume',
+          name: 'Cartão volumoso',
+          account_external_id: 'volume',
+          closing_day: 10,
+          due_day: 17,
+          limit: 1,
+        },
+      ],
+      transactions: [
+        ...Array.from({ length: BULK_ENTRIES.account }, (_, n) => entry(n, { account_external_id: 'volume' })),
+        ...Array.from({ length: BULK_ENTRIES.card }, (_, n) =>
+          entry(BULK_ENTRIES.account + n, { credit_card_external_id: 'volume' }),
+        ),
+      ],
+    });
+    expect(job.result.transactions.created).toBe(BULK_ENTRIES.account + BULK_ENTRIES.card);
+    const accounts: Array<{ id: string; name: string }> = (await api.get('/v1/accounts?limit=500')).body.data;
+    const cards: Array<{ id: string; name: string }> = (await api.get('/v1/credit-cards?limit=500')).body.data;
+    return {
+      account: accounts.find((account) => account.name === 'Conta volumosa')?.id as string,
+      card: cards.find((card) => card.name === 'Cartão volumoso')?.id as string,
+    };
   }
 
   /** Background work of the set-up (events, inbox, notifications, deliveries) done. */
@@ -239,16 +287,33 @@ describe('one context key: a context reads only its own rows, through an index',
 
   it('when every route runs among 100 copies of each context, then no context table is scanned whole and none is read more', async () => {
     const today = todayIn();
+    // each writer's bulk holders are made right before its run, so the copies do not multiply them
+    const firstBulk = await bulkHolders(writers[0].api);
+    await settled();
     const alone = await readsDuring(async () => {
       await readEveryRoute();
-      await writeEveryRoute(writers[0].api, writers[0].ids, today, stack.url);
+      await writeEveryRoute(writers[0].api, { ...writers[0].ids, bulk: firstBulk }, today, stack.url);
+      await settled();
     });
     await cloneEachContext();
+    const secondBulk = await bulkHolders(writers[1].api);
+    await settled();
     const crowded = await readsDuring(async () => {
       await readEveryRoute();
-      const calls = await writeEveryRoute(writers[1].api, writers[1].ids, today, stack.url);
+      const calls = await writeEveryRoute(writers[1].api, { ...writers[1].ids, bulk: secondBulk }, today, stack.url);
       expect(calls.filter((call) => call.status >= 500)).toEqual([]);
+      await settled();
     });
+    // the bulk holders went with their entries (docs/decisions.md §7, §8)
+    const [left] = await stack.sql<{ n: number }>(
+      `select count(*)::int as n from ledger.transactions where deleted_at is null
+          and (account_id = any($1) or credit_card_id = any($2))`,
+      [
+        [firstBulk.account, secondBulk.account],
+        [firstBulk.card, secondBulk.card],
+      ],
+    );
+    expect(left.n).toBe(0);
 
     const scanned = [...crowded]
       .filter(([, reads]) => reads.seqScans > 0)

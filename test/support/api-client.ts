@@ -50,7 +50,12 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body }).catch((err: Error) => {
+      // undici's "fetch failed" names neither the request nor the cause: the test's failure should
+      throw new Error(`${method} ${path}: ${err.message} (${String((err.cause as Error | undefined)?.message)})`, {
+        cause: err,
+      });
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {

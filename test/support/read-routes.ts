@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { addDays, type CalendarDate } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped, type CalendarDate } from '@finance/shared/calendar';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import type { ApiClient } from './api-client.ts';
 import { waitFor } from './wait-for.ts';
@@ -176,7 +176,8 @@ export async function createReadRecords(
     title: 'Reserva',
     amount: 1_000_000,
     deadline: addDays(today, 365),
-    reminder: { amount: 10_000, frequency: 'MONTHLY', start_date: addDays(today, -40) },
+    // its day is today's (clamped), so this month's reminder is due whatever day it is: a notification exists
+    reminder: { amount: 10_000, frequency: 'MONTHLY', start_date: addMonthsClamped(today, -1) },
   });
   await created(api, `/v2/goals/${goal.id}/values`, { date: today, value: 10_000 });
   const ids: ReadIds = {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { now } from '@finance/shared/clock';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Consent } from '../../sandbox/src/consents.ts';
 import { directoryEntry, SANDBOX_SERVER_ID } from '../../sandbox/src/directory.ts';
@@ -13,7 +14,7 @@ export const ANA_CPF = '76109277673';
 export const BRUNO_CPF = '52998224725';
 
 export interface SandboxStart {
-  /** `YYYY-MM-DD` the data is built around (default today). */
+  /** `YYYY-MM-DD` the data is built around (default: the UTC day of its clock, which runs from the test clock's now). */
   today?: string;
   /** false: the authorization page shows a form instead of approving at once. */
   autoApprove?: boolean;
@@ -128,6 +129,8 @@ export async function sandboxFor(redirectUri: string, options: SandboxStart = {}
         redirect_uris: [redirectUri],
       },
     ]),
+    // the institution's business clock runs from the test's (TEST_NOW): its data's days and consents' dates agree
+    SANDBOX_NOW: now().toISOString(),
     ...(options.today ? { SANDBOX_TODAY: options.today } : {}),
     ...(options.autoApprove === false ? { SANDBOX_AUTO_APPROVE: 'false' } : {}),
   });

@@ -288,7 +288,8 @@ export class TestStack {
 
   /**
    * Fixes the one clock every service of this in-process stack reads (`@finance/shared/clock`) at an
-   * instant, e.g. `2026-03-17T23:30:00-03:00`; `null` returns to the real time. The database keeps its own.
+   * instant, e.g. `2026-03-17T23:30:00-03:00`; `null` lets it run again (from `TEST_NOW` when the run set one).
+   * The database keeps its own.
    */
   setNow(instant: string | null): void {
     setNow(instant);
@@ -296,6 +297,7 @@ export class TestStack {
 
   async stop(): Promise<void> {
     for (const replica of this.replicas) await replica.stop();
+    // the clock of this test file goes on as its set-up started it (TEST_NOW), unfixed
     setNow(null);
     await this.gateway.stop();
     await this.sandbox?.stop();

@@ -23,7 +23,7 @@ export interface WriteCall {
  */
 export async function writeEveryRoute(
   api: ApiClient,
-  ids: ReadIds & { webhook: string; delivery: string },
+  ids: ReadIds & { webhook: string; delivery: string; bulk?: { account: string; card: string } },
   today: CalendarDate,
   gatewayUrl: string,
 ): Promise<WriteCall[]> {
@@ -192,6 +192,11 @@ export async function writeEveryRoute(
   await send('DELETE /v1/transactions/:id', `/v1/transactions/${copy.id}`);
   await send('DELETE /v1/credit-cards/:id', `/v1/credit-cards/${card.id}`);
   await send('DELETE /v1/accounts/:id', `/v1/accounts/${account.id}`);
+  // an account and a card holding thousands of entries, when the caller made them: deletions cost what they hold
+  if (ids.bulk) {
+    await send('DELETE /v1/credit-cards/:id', `/v1/credit-cards/${ids.bulk.card}`);
+    await send('DELETE /v1/accounts/:id', `/v1/accounts/${ids.bulk.account}`);
+  }
   await send('DELETE /v1/categorization-rules/:id', `/v1/categorization-rules/${rule.rule.id}`);
   await send('DELETE /v1/subcategories/:id', `/v1/subcategories/${subcategory.id}`);
   await send('DELETE /v1/categories/:id', `/v1/categories/${category.id}`);

@@ -1,3 +1,5 @@
+import { loadGatewayConfig } from '../../services/gateway/src/config.ts';
+import { startGateway } from '../../services/gateway/src/start-gateway.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -11,7 +13,7 @@ const METRICS = [
   'outbox_pending_events',
 ];
 
-describe('metrics: /metrics on the gateway (behind ADMIN_SECRET) and every service (open)', () => {
+describe('metrics: /metrics on the gateway (behind ADMIN_SECRET, closed in production without it) and every service (open)', () => {
   let stack: TestStack;
   let tenant: Tenant;
   beforeAll(async () => {
@@ -46,6 +48,42 @@ describe('metrics: /metrics on the gateway (behind ADMIN_SECRET) and every servi
     const response = await fetch(`${stack.url}/metrics`, { headers: { authorization: basic } });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('# TYPE http_request_duration_seconds ');
+  });
+
+  it('when a production gateway has no ADMIN_SECRET, then /metrics is an unknown path (401, 404 with a key) unless METRICS_PUBLIC opens it', async () => {
+    const production = (extra: Record<string, string>) =>
+      startGateway(
+        loadGatewayConfig({
+          ...stack.env,
+          ADMIN_SECRET: undefined,
+          NODE_ENV: 'production',
+          INTERNAL_SECRET: 'internal-secret-of-a-production-test-0123456789',
+          KEY_PEPPER: stack.pepper,
+          MIGRATE_ON_START: 'false',
+          ...extra,
+        }),
+      );
+    const closed = await production({});
+    try {
+      const anonymous = await fetch(`${closed.url}/metrics`);
+      expect([anonymous.status, await anonymous.text()]).toEqual([
+        401,
+        expect.stringContaining('Credenciais de API inválidas'),
+      ]);
+      const withKey = await fetch(`${closed.url}/metrics`, {
+        headers: { authorization: tenant.api.authorization() as string },
+      });
+      expect([withKey.status, await withKey.text()]).toEqual([404, expect.stringContaining('Rota não encontrada')]);
+    } finally {
+      await closed.stop();
+    }
+    const opened = await production({ METRICS_PUBLIC: 'true' });
+    try {
+      const response = await fetch(`${opened.url}/metrics`);
+      expect([response.status, await response.text()]).toEqual([200, expect.stringContaining('# TYPE ')]);
+    } finally {
+      await opened.stop();
+    }
   });
 
   it('when scraped (the gateway with the secret, services without credentials), then each exposes every listed metric', async () => {

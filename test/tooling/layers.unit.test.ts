@@ -69,6 +69,20 @@ describe('layers (npm run lint)', () => {
     ]);
   });
 
+  it('when a domain rule reads the time around the one clock, then the check names it', () => {
+    write(
+      'services/insights/src/domain/goals/due.ts',
+      "import { now } from '@finance/shared/clock';\nexport const due = () => [now(), new Date(), Date.now(), new Date('2026-01-01')];\n",
+    );
+    expect(checkLayers(tree, [])).toEqual([
+      'services/insights/src/domain/goals/due.ts: reads the time with new Date() (use now() of @finance/shared/clock)',
+    ]);
+    write('services/insights/src/domain/goals/due.ts', 'export const due = () => Date.now();\n');
+    expect(checkLayers(tree, [])).toEqual([
+      'services/insights/src/domain/goals/due.ts: reads the time with Date.now() (use now() of @finance/shared/clock)',
+    ]);
+  });
+
   it('when an entry point holds SQL, then the check names it', () => {
     write('services/billing/src/entry-points/jobs/worker.ts', "export const q = 'select id from bills';\n");
     expect(checkLayers(tree, [])).toEqual([

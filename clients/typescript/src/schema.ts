@@ -1365,7 +1365,11 @@ export interface paths {
         put?: never;
         /**
          * Pluggy’s webhook (no API key)
-         * @description Where Pluggy notifies the items’ changes (`PLUGGY_WEBHOOK_URL`). **No API key**: the payload is not trusted as such; its item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`). An item updated queues that connection’s sync; an item deleted makes it `REVOKED`. Always 202 (an unknown item is ignored).
+         * @description Where Pluggy notifies the items’ changes: the URL this deployment gave it (`PLUGGY_WEBHOOK_URL`), whose secret `token` authenticates the call (compared in constant time; Pluggy signs nothing). **No API key.** A call without that token, or with another, is answered like any other and does nothing.
+         *
+         *     With it, one item’s webhooks act at most once per interval (`PLUGGY_WEBHOOK_INTERVAL_MS`, 5 minutes; the others are ignored, the sync reading everything anyway): the item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`); an item updated queues that connection’s sync (not a second one while one is queued), an item deleted makes it `REVOKED`.
+         *
+         *     Answers: 202 `{received: true}` for any JSON object with an `event`, whoever sends it and whatever it names; like every route, 400 for malformed JSON or a body without `event`, 413 above 1 MiB, 415 for a body that is not JSON.
          */
         post: operations["pluggyWebhook"];
         delete?: never;
@@ -1409,7 +1413,7 @@ export interface paths {
         put?: never;
         /**
          * Sync a connection now
-         * @description Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.
+         * @description Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already queued and not started is not queued again (the same 202), and one running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.
          */
         post: operations["syncOpenBankingConnection"];
         delete?: never;
@@ -19822,10 +19826,10 @@ export interface operations {
                     institution_id: string;
                     /**
                      * Format: uri
-                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON
+                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON. It must lie under one of this deployment’s front-end return addresses (same origin, under its path; https in production; no credentials, control characters or backslashes): anything else is 400 on `redirect_uri`, before anything reaches the institution
                      */
                     redirect_uri?: string;
-                    /** @description The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer */
+                    /** @description The customer’s CPF (11 digits with valid check digits; 400 otherwise, before anything reaches the institution), which the institution checks against who logs in; optional where the institution configuration names a test customer */
                     cpf?: string;
                 };
             };
@@ -22120,7 +22124,9 @@ export interface operations {
     };
     pluggyWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                token?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -22838,10 +22844,10 @@ export interface operations {
                 "application/json": {
                     /**
                      * Format: uri
-                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON
+                     * @description Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON. It must lie under one of this deployment’s front-end return addresses (same origin, under its path; https in production; no credentials, control characters or backslashes): anything else is 400 on `redirect_uri`, before anything reaches the institution
                      */
                     redirect_uri?: string;
-                    /** @description The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer */
+                    /** @description The customer’s CPF (11 digits with valid check digits; 400 otherwise, before anything reaches the institution), which the institution checks against who logs in; optional where the institution configuration names a test customer */
                     cpf?: string;
                 };
             };

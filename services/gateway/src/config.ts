@@ -12,6 +12,7 @@ export interface GatewayConfig extends CommonConfig {
   RATE_LIMIT_WINDOW_MS: number;
   RATE_LIMIT_MAX: number;
   ADMIN_SECRET?: string;
+  METRICS_PUBLIC: boolean;
   UPSTREAM_TIMEOUT_MS: number;
 }
 
@@ -38,7 +39,12 @@ export const gatewayConfigSchema = Joi.object<GatewayConfig>({
     .min(16)
     .optional()
     .description(
-      'Secret of the queue dashboard and of the gateway /metrics (Basic user admin, or bearer); when unset the dashboard is off (an unknown path: 401 without an API key, 404 with one) and /metrics open',
+      'Secret of the queue dashboard and of the gateway /metrics (Basic user admin, or bearer); when unset the dashboard is off (an unknown path: 401 without an API key, 404 with one), and so is /metrics in production unless METRICS_PUBLIC',
+    ),
+  METRICS_PUBLIC: Joi.boolean()
+    .default(false)
+    .description(
+      'Opens the gateway /metrics on the public port without ADMIN_SECRET in production (outside production it is open anyway); with ADMIN_SECRET set it changes nothing',
     ),
 });
 

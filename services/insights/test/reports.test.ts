@@ -1,3 +1,4 @@
+import { addDays } from '@finance/shared/calendar';
 import { todayIn } from '@finance/shared/clock';
 import { type Tenant, TestStack } from '../../../test/support/stack.ts';
 
@@ -242,10 +243,10 @@ describe('insights: subcategory, summary and DRE reports through the gateway', (
 
   describe('summary and the open-bill, balance and totals preferences', () => {
     let tenant: Tenant;
-    // from March to today: card purchases go through the API, so they take today's real bills
-    const today = new Date().toISOString().slice(0, 10);
-    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-    const SUMMARY_PERIOD = `start_date=2026-03-01&end_date=${today}`;
+    // the 80 days up to the context's today: card purchases go through the API, so they take the clock's bills
+    const today = todayIn();
+    const daysAgo = (days: number) => addDays(today, -days);
+    const SUMMARY_PERIOD = `start_date=${daysAgo(80)}&end_date=${today}`;
     const summary = async () => {
       const response = await tenant.api.get(`/v1/reports/summary?${SUMMARY_PERIOD}`);
       expect(response.status).toBe(200);
@@ -303,7 +304,7 @@ describe('insights: subcategory, summary and DRE reports through the gateway', (
         { amount: 1_000, is_expense: true, account_id: main, paid: true, type: 'TRANSFER', date: today },
         { amount: 1_000, is_expense: false, account_id: investment, paid: true, type: 'TRANSFER', date: today },
         { amount: 5_000, is_expense: true, account_id: main, paid: true, is_bill_payment: true, date: today },
-        { amount: 99_999, is_expense: true, account_id: main, date: '2026-02-27' },
+        { amount: 99_999, is_expense: true, account_id: main, date: daysAgo(82) },
         { amount: 99_999, is_expense: true, account_id: main, deleted: true, date: today },
       ]);
     });

@@ -1,6 +1,8 @@
 import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import Joi from 'joi';
+import { webhookToken } from './domain/open-banking/pluggy-webhook.ts';
+import { parseReturnUrls } from './domain/open-banking/return-urls.ts';
 
 export interface LedgerConfig extends CommonConfig {
   PORT: number;
@@ -12,6 +14,7 @@ export interface LedgerConfig extends CommonConfig {
   OPEN_BANKING_PARTICIPANTS?: string;
   OPEN_BANKING_CLIENTS?: string;
   OPEN_BANKING_REDIRECT_URI: string;
+  OPEN_BANKING_RETURN_URLS?: string;
   OPEN_BANKING_ENCRYPTION_KEYS?: string;
   OPEN_BANKING_SYNC_INTERVAL_MS: number;
   OPEN_BANKING_TIMEOUT_MS: number;
@@ -21,6 +24,7 @@ export interface LedgerConfig extends CommonConfig {
   PLUGGY_CLIENT_SECRET?: string;
   PLUGGY_API_URL: string;
   PLUGGY_WEBHOOK_URL?: string;
+  PLUGGY_WEBHOOK_INTERVAL_MS: number;
 }
 
 /** Development only: a fixed key (id `dev`), so tokens stored by one start open on the next. */
@@ -69,6 +73,14 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .description(
       "The gateway's public callback as registered at the institutions (`<public URL>/v1/open-banking/callback`)",
     ),
+  OPEN_BANKING_RETURN_URLS: Joi.string()
+    .custom((value: string, helpers) => {
+      const { invalid } = parseReturnUrls(value, helpers.state.ancestors[0].NODE_ENV === 'production');
+      return invalid === null ? value : helpers.message({ custom: `not an allowed return URL: ${invalid}` });
+    })
+    .description(
+      "Where a connection's `redirect_uri` may send the customer's browser after the institution: comma-separated URLs of the front ends (origin and path prefix, e.g. `https://app.example.com/conexoes`); a `redirect_uri` must have one's exact origin and lie under its path; https only in production, no credentials, query or fragment; loopback or private hosts only when listed. Unset: no `redirect_uri` is accepted (the callback answers JSON)",
+    ),
   OPEN_BANKING_ENCRYPTION_KEYS: Joi.string()
     .when('NODE_ENV', {
       is: 'production',
@@ -112,8 +124,20 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .description('Pluggy API base URL (the SDK reads it as PLUGGY_API_URL)'),
   PLUGGY_WEBHOOK_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
+    .custom((value: string, helpers) =>
+      webhookToken(value) === null
+        ? helpers.message({ custom: 'needs a secret `token` query parameter of 32 or more characters' })
+        : value,
+    )
     .description(
-      "The gateway's public Pluggy webhook (`<public URL>/v1/open-banking/pluggy/webhook`), given to the items it connects; unset: no webhooks, syncs only",
+      "The gateway's public Pluggy webhook with a secret of 32+ random characters (`<public URL>/v1/open-banking/pluggy/webhook?token=<secret>`), given to the items it connects; a call without that token is answered alike and does nothing. Unset: no webhooks, syncs only",
+    ),
+  PLUGGY_WEBHOOK_INTERVAL_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .default(300_000)
+    .description(
+      "A Pluggy item's webhooks act at most once in this interval (the item read back, a sync queued); the others are answered and ignored, the sync reading everything anyway",
     ),
 }).and('PLUGGY_CLIENT_ID', 'PLUGGY_CLIENT_SECRET');
 

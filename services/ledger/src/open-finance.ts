@@ -4,6 +4,8 @@ import { openFinanceConnector } from './data-access/open-finance/open-finance-co
 import { pluggyConnector } from './data-access/pluggy/pluggy-connector.ts';
 import { type Institution, parseInstitutions } from './domain/open-banking/institutions.ts';
 import type { OpenFinance } from './domain/open-banking/open-finance.ts';
+import { webhookToken } from './domain/open-banking/pluggy-webhook.ts';
+import { parseReturnUrls } from './domain/open-banking/return-urls.ts';
 import { SecretBox } from './domain/open-banking/secret-box.ts';
 
 const wired = new WeakMap<LedgerRuntime, { keys: string; value: OpenFinance }>();
@@ -46,7 +48,16 @@ export function openFinanceFor(runtime: LedgerRuntime): OpenFinance {
           })
         : null),
     pluggyWebhookUrl: config.PLUGGY_WEBHOOK_URL ?? null,
+    pluggyWebhook: config.PLUGGY_WEBHOOK_URL
+      ? {
+          // the configuration was checked at start: the URL carries its token
+          token: webhookToken(config.PLUGGY_WEBHOOK_URL) as string,
+          intervalSeconds: config.PLUGGY_WEBHOOK_INTERVAL_MS / 1000,
+        }
+      : null,
     redirectUri: config.OPEN_BANKING_REDIRECT_URI,
+    // the configuration was checked at start: each entry parses
+    returnUrls: parseReturnUrls(config.OPEN_BANKING_RETURN_URLS, config.NODE_ENV === 'production').urls ?? [],
     consentDays: config.OPEN_BANKING_CONSENT_DAYS,
     syncLeaseSeconds: Math.ceil((config.OPEN_BANKING_TIMEOUT_MS * 40) / 1000) + 60,
   };

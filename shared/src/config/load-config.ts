@@ -1,7 +1,8 @@
 import Joi from 'joi';
 
 /**
- * Validates the environment against a service's schema at start; the only place that reads process.env.
+ * Validates the environment against a service's schema at start; the only place that reads configuration from
+ * process.env (the clock only checks NODE_ENV=test before a test moves it).
  * A variable set to the empty string counts as unset (compose's `${VAR:-}`, an optional Secret key).
  */
 export function loadConfig<T>(schema: Joi.ObjectSchema<T>, env: NodeJS.ProcessEnv = process.env): T {

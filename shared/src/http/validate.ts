@@ -45,11 +45,27 @@ function withOptions(schema: Joi.Schema): Joi.Schema {
   return found;
 }
 
+/** What an error body quotes of the request (a field's name or path), in characters. */
+export const MAX_QUOTED = 200;
+/** Problems listed in one 400's `details`: a body of thousands of bad fields still answers a few kilobytes. */
+export const MAX_DETAILS = 100;
+
+const cut = (text: string) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}…` : text);
+
+/**
+ * A problem as `details` shows it (docs/decisions.md §3): the field named once, cut to MAX_QUOTED characters; a
+ * message that would repeat a longer name (joi's label) says "campo" instead, and no message outgrows the bound.
+ */
+function detail(field: string, message: string, label: string | undefined): FieldError {
+  const long = label !== undefined && label.length > MAX_QUOTED;
+  const text = long ? message.split(label).join('campo') : message;
+  return { field: cut(field), message: text.length > 2 * MAX_QUOTED ? `${text.slice(0, 2 * MAX_QUOTED)}…` : text };
+}
+
 function toDetails(part: string, error: Joi.ValidationError): FieldError[] {
-  return error.details.map((d) => ({
-    field: d.path.length ? d.path.join('.') : part,
-    message: d.message,
-  }));
+  return error.details.map((d) =>
+    detail(d.path.length ? d.path.join('.') : part, d.message, d.context?.label as string | undefined),
+  );
 }
 
 /** Postgres text and jsonb cannot hold U+0000: a string carrying it is bad input, not a failed write. */
@@ -58,7 +74,7 @@ function nulDetails(part: string, value: unknown): FieldError[] {
   const path: string[] = [];
   const add = () => {
     const field = path.length ? path.join('.') : part;
-    found.push({ field, message: `${field} não pode conter o caractere nulo (U+0000)` });
+    found.push(detail(field, `${field} não pode conter o caractere nulo (U+0000)`, field));
   };
   const walk = (item: unknown) => {
     // a file body (statements) is bytes, not text fields
@@ -110,7 +126,7 @@ export function validateRequest(schemas: RequestSchemas, req: Request): Validate
       (out as unknown as Record<string, unknown>)[part] = value;
     }
   }
-  if (details.length) throw new AppError(400, 'Dados inválidos', { details });
+  if (details.length) throw new AppError(400, 'Dados inválidos', { details: details.slice(0, MAX_DETAILS) });
   return out;
 }
 

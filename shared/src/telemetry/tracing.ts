@@ -20,6 +20,17 @@ export interface Telemetry {
 /** Paths whose requests get no span: probes and scrapes every few seconds would bury the traces that matter. */
 export const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** Query parameters that carry a secret (the Pluggy webhook URL's `token`): spans record them as `REDACTED`. */
+export const SECRET_QUERY_PARAMS = ['token'];
+
+/** A URL or query string with the values of SECRET_QUERY_PARAMS replaced by `REDACTED`. */
+export function redactSecretQuery(text: string): string {
+  return text.replace(
+    new RegExp(`([?&](?:${SECRET_QUERY_PARAMS.join('|')})=)[^&#]*`, 'g'),
+    (_match, name: string) => `${name}REDACTED`,
+  );
+}
+
 /**
  * True once the http, express and undici instrumentations patch this process: they make the server spans and
  * inject trace headers themselves, so our middleware and our header injection must stand aside.
@@ -84,10 +95,19 @@ async function loadInstrumentations(service: string) {
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '/').split('?')[0]),
       startIncomingSpanHook: () => ({ 'finance.service': service }),
+      redactedQueryParamsServer: SECRET_QUERY_PARAMS,
+      redactedQueryParams: SECRET_QUERY_PARAMS,
     }),
     // router and handler spans; one per middleware (helmet, logs, metrics…) would only add noise
     new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-    new UndiciInstrumentation(),
+    // the gateway forwards the webhook's query to the ledger: its client span must not carry the token either
+    new UndiciInstrumentation({
+      requestHook: (span, request) => {
+        if (!/[?&]token=/.test(request.path)) return;
+        span.setAttribute('url.full', redactSecretQuery(`${request.origin}${request.path}`));
+        span.setAttribute('url.query', redactSecretQuery(request.path.slice(request.path.indexOf('?'))));
+      },
+    }),
     new PgInstrumentation({ requireParentSpan: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
   ];

@@ -76,6 +76,13 @@ export async function billsInMonths(
   return raws.map(toRow);
 }
 
+/** A deleted card's bills leave the due work (rollover, announcements) with it, through its unique key. */
+export async function retireBillsOfCard(em: EntityManager, cardId: string): Promise<void> {
+  await run(em, 'update bills set card_deleted_at = now() where credit_card_id = ? and card_deleted_at is null', [
+    cardId,
+  ]);
+}
+
 export async function billsOfCards(em: EntityManager, cardIds: string[]): Promise<StoredBill[]> {
   if (cardIds.length === 0) return [];
   const raws = await run<BillRow>(em, `select ${columns()} from bills where credit_card_id in (?)`, [cardIds]);
@@ -255,7 +262,8 @@ export async function oldestDueBillPerCard(
     `select * from (
        select distinct on (b.credit_card_id) ${columns('b')} from bills b
          join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
-       where b.rolled_over_at is null and b.due_date < ?::date and not (b.credit_card_id = any(?::uuid[]))
+       where b.rolled_over_at is null and b.card_deleted_at is null and b.due_date < ?::date
+         and not (b.credit_card_id = any(?::uuid[]))
        order by b.credit_card_id, b.reference_month
      ) oldest order by due_date, id limit ?`,
     [dueBefore, `{${skipCards.join(',')}}`, limit],
@@ -284,7 +292,7 @@ export async function billsToAnnounce(
     em,
     `select ${columns('b')} from bills b
        join credit_cards c on c.id = b.credit_card_id and c.deleted_at is null
-     where ${condition} and not (b.id = any(?::uuid[])) order by b.id limit ?`,
+     where ${condition} and b.card_deleted_at is null and not (b.id = any(?::uuid[])) order by b.id limit ?`,
     [range.from, range.to, `{${skipped.join(',')}}`, limit],
   );
   return raws.map(toRow);

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import { AppError, notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKeySchema, CompanyMemberSchema, CompanySchema, type License, UserSchema } from '../data-access/entities.ts';
@@ -63,7 +64,7 @@ export async function createKey(
 export async function revokeKey(em: EntityManager, keyId: string) {
   const key = await em.findOne(ApiKeySchema, { id: keyId });
   if (!key) throw notFound('Chave não encontrada');
-  key.revokedAt ??= new Date();
+  key.revokedAt ??= now();
   await em.flush();
   await propagated();
   return { key_id: key.id, revoked_at: key.revokedAt.toISOString() };

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { contextKey, contextOfRef, contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
@@ -121,10 +122,11 @@ export async function insertDelivery(
 ): Promise<DeliveryRow | null> {
   const [inserted] = await run<DeliveryRow>(
     em,
+    // stamped by the one clock: its retry window is measured against it (deliver-webhook.ts)
     `insert into webhook_deliveries (id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
-     values (?, ?, ?, ?, ?, 'PENDING', now(), now(), now())
+     values (?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)
      on conflict (webhook_id, event_id) do nothing returning *`,
-    [row.id, row.webhook_id, row.event_id, row.event_type, row.body],
+    [row.id, row.webhook_id, row.event_id, row.event_type, row.body, ...Array(3).fill(now())],
   );
   return inserted ?? null;
 }

@@ -56,15 +56,23 @@ export async function balancesOf(em: EntityManager, accounts: Account[]): Promis
 
 /**
  * The live transactions an account deletion touches: the account's own, and the other leg of each of its
- * transfers (`own` false: it stays, in the surviving account, as a plain entry).
+ * transfers (`own` false: it stays, in the surviving account, as a plain entry). Its own entries through the
+ * account's index, each transfer's other leg through the series index: what the account holds, whatever the table
+ * holds (joined on `id or connected_transaction_id`, PostgreSQL scanned every live row once per entry).
  */
-export async function liveTransactionsOfAccount(em: EntityManager, accountId: string) {
+export async function liveTransactionsOfAccount(em: EntityManager, ctx: CallerContext, accountId: string) {
+  const own = contextSql(ctx, 't');
+  const other = contextSql(ctx, 'm');
   return runSql<{ id: string; own: boolean }>(
     em,
-    `select distinct m.id, m.account_id is not distinct from t.account_id as own from transactions t
-     join transactions m on m.id = t.id or (t.type = 'TRANSFER' and m.connected_transaction_id = t.connected_transaction_id)
-     where t.account_id = ? and t.deleted_at is null and m.deleted_at is null`,
-    [accountId],
+    `select t.id, true as own from transactions t where t.account_id = ? and t.deleted_at is null and ${own.sql}
+     union
+     select m.id, false from transactions t
+       join transactions m on m.connected_transaction_id = t.connected_transaction_id and m.deleted_at is null
+         and m.account_id is distinct from t.account_id and ${other.sql}
+     where t.account_id = ? and t.type = 'TRANSFER' and t.connected_transaction_id is not null
+       and t.deleted_at is null and ${own.sql}`,
+    [accountId, ...own.params, ...other.params, accountId, ...own.params],
   );
 }
 

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextSql } from '@finance/shared/db/context-scope';
@@ -28,6 +29,8 @@ export interface ConnectionRow {
   last_sync_error: string | null;
   last_import_job_id: string | null;
   sync_lease_until: Date | null;
+  sync_queued_at: Date | null;
+  webhook_acted_at: Date | null;
   consent_revoked_at_institution: Date | null;
   /** Sealed (SecretBox): the CPF the consent was given for. */
   holder_document: string | null;
@@ -266,11 +269,51 @@ export async function endConnection(
   return row ?? null;
 }
 
+/** A sync job queued older than this is taken as lost: another request may queue one. */
+const QUEUED_SYNC_LAPSES = "interval '1 hour'";
+
+/**
+ * Marks a sync of the connection queued, unless one already is (and has not lapsed): true when the caller is to
+ * queue it. The sync job clears the mark when it starts (`leaseSync`).
+ */
+export async function markSyncQueued(em: EntityManager, id: string): Promise<boolean> {
+  const rows = await runSql<{ id: string }>(
+    em,
+    `update connections set sync_queued_at = now()
+      where id = ? and (sync_queued_at is null or sync_queued_at < now() - ${QUEUED_SYNC_LAPSES}) returning id`,
+    [id],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The ACTIVE connection of an aggregator's item, when its webhooks have not acted within `seconds` (they act now:
+ * the time is taken in the same statement, so one of many simultaneous calls gets it); else null.
+ */
+export async function takeItemWebhookTurn(
+  em: EntityManager,
+  institutionId: string,
+  itemId: string,
+  seconds: number,
+): Promise<ConnectionRow | null> {
+  const [row] = await runSql<ConnectionRow>(
+    em,
+    `update connections set webhook_acted_at = now()
+      where institution_id = ? and consent_id = ? and status = 'ACTIVE'
+        and (webhook_acted_at is null or webhook_acted_at <= now() - make_interval(secs => ?))
+      returning *`,
+    [institutionId, itemId, seconds],
+  );
+  return row ?? null;
+}
+
 /**
  * Takes the connection's sync lease until `seconds` from now, when it is ACTIVE and no other sync holds it:
- * the row it answers is this sync's; null when another sync runs (or the connection is not ACTIVE).
+ * the row it answers is this sync's; null when another sync runs (or the connection is not ACTIVE). Either way
+ * the queued sync has started: a request from now on queues another.
  */
 export async function leaseSync(em: EntityManager, id: string, seconds: number): Promise<ConnectionRow | null> {
+  await runSql(em, 'update connections set sync_queued_at = null where id = ? and sync_queued_at is not null', [id]);
   const [row] = await runSql<ConnectionRow>(
     em,
     `update connections set sync_lease_until = now() + make_interval(secs => ?)
@@ -301,8 +344,9 @@ export async function finishSync(
   const skipped = outcome.skipped ?? null;
   await runSql(
     em,
+    // the one clock's time: the scheduler compares it with that clock, and the next sync reads from its day
     `update connections set sync_lease_until = null, last_sync_error = ?,
-       last_synced_at = case when ? is null then now() else last_synced_at end,
+       last_synced_at = case when ? is null then ?::timestamptz else last_synced_at end,
        last_import_job_id = coalesce(?, last_import_job_id),
        last_sync_skipped = coalesce(?::jsonb, last_sync_skipped),
        last_sync_skipped_count = coalesce(?, last_sync_skipped_count),
@@ -311,6 +355,7 @@ export async function finishSync(
     [
       outcome.error,
       outcome.error,
+      now(),
       outcome.importJobId,
       skipped && JSON.stringify(skipped.slice(0, SKIPPED_SHOWN)),
       skipped?.length ?? null,
@@ -406,14 +451,4 @@ export async function activateItem(
     [itemId, institution, id],
   );
   return rows.length > 0;
-}
-
-/** The connection of an aggregator's item, whatever its context (the webhook is bound by the item alone). */
-export async function selectConnectionByItem(em: EntityManager, institutionId: string, itemId: string) {
-  const [row] = await runSql<ConnectionRow>(
-    em,
-    'select * from connections where institution_id = ? and consent_id = ?',
-    [institutionId, itemId],
-  );
-  return row ?? null;
 }

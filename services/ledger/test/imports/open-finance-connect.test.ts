@@ -1,7 +1,10 @@
-import { addDays } from '@finance/shared/calendar';
+import { addDays, todayUtc } from '@finance/shared/calendar';
 import { todayIn } from '@finance/shared/clock';
 import { ANA_CPF, authorizeInBrowser, connectSandbox, syncedImport } from '../../../../test/support/sandbox-bank.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
+
+/** The deployment's front end, where a connection may send the customer's browser back (OPEN_BANKING_RETURN_URLS). */
+const FRONT_END = 'https://app.example.com/conexoes';
 
 /** The full connect flow against Banco Sandbox, through the gateway, as a client and the customer's browser would. */
 describe('Open Finance: connecting Banco Sandbox', () => {
@@ -10,7 +13,10 @@ describe('Open Finance: connecting Banco Sandbox', () => {
   let callbackPrefix: string;
 
   beforeAll(async () => {
-    stack = await TestStack.start({ sandbox: true });
+    stack = await TestStack.start({
+      sandbox: true,
+      serviceEnv: { ledger: { OPEN_BANKING_RETURN_URLS: `${FRONT_END},https://parceiro.example.com.br/` } },
+    });
     tenant = await stack.tenant();
     callbackPrefix = `${stack.url}/v1/open-banking/callback`;
   });
@@ -111,7 +117,7 @@ describe('Open Finance: connecting Banco Sandbox', () => {
     });
     // 02:30 UTC three days ago is 23:30 of the day before in São Paulo
     const [night] = byTitle(imported, 'PIX RESTAURANTE NOTURNO');
-    expect(night.date).toBe(addDays(new Date().toISOString().slice(0, 10), -4));
+    expect(night.date).toBe(addDays(todayUtc(), -4));
     expect(byTitle(imported, 'SALARIO EMPRESA EXEMPLO LTDA')[0]).toMatchObject({
       operation_type: 'FOLHA_PAGAMENTO',
       merchant_cnpj: '11222333000181',
@@ -133,8 +139,8 @@ describe('Open Finance: connecting Banco Sandbox', () => {
     const sent = (title: string) => payload.transactions.filter((tx: { title: string }) => tx.title === title);
     expect(sent('PIX MERCADO DO BAIRRO')).toEqual([expect.objectContaining({ status: 'PENDING' })]);
     expect(sent('BOLETO CONDOMINIO EDIFICIO SOL')).toEqual([
-      // scheduled at noon UTC five days after the sandbox's (UTC) today: that day in São Paulo too
-      expect.objectContaining({ status: 'FORECAST', date: addDays(new Date().toISOString().slice(0, 10), 5) }),
+      // the sandbox schedules it at noon UTC five days after its day (the clock's UTC day)
+      expect.objectContaining({ status: 'FORECAST', date: addDays(todayUtc(), 5) }),
     ]);
     expect(sent('AMAZON.COM US')[0]).toMatchObject({
       amount: 27540,
@@ -167,5 +173,51 @@ describe('Open Finance: connecting Banco Sandbox', () => {
     expect(byTitle(after, 'PIX MERCADO DO BAIRRO')).toHaveLength(1);
     expect(byTitle(after, 'BOLETO CONDOMINIO EDIFICIO SOL')).toHaveLength(1);
     expect(after).toHaveLength(imported.length);
+  });
+
+  it('when redirect_uri lies outside the front end or the CPF’s check digits are wrong, then 400 on that field and nothing reaches the institution; an allowed redirect_uri gets the browser back', async () => {
+    const sandbox = stack.sandbox as NonNullable<TestStack['sandbox']>;
+    const consentsBefore = (await sandbox.consents()).length;
+    const connectionsBefore = (await tenant.api.get('/v1/open-banking/connections?limit=500')).body.data.length;
+    const refused: Array<[string, unknown]> = [
+      ...[
+        'https://evil.example/cb',
+        'http://app.example.com/conexoes',
+        'https://app.example.com@evil.example/conexoes',
+        'https://app.example.com/conexoes%0d%0aSet-Cookie:%20a=b',
+        'http://127.0.0.1:9/internal',
+        'https://app.example.com/outra-pagina',
+      ].map((redirect_uri): [string, unknown] => ['redirect_uri', { institution_id: 'banco-sandbox', redirect_uri }]),
+      ...['12345678900', '00000000000', '7610927767'].map((cpf): [string, unknown] => [
+        'cpf',
+        { institution_id: 'banco-sandbox', cpf },
+      ]),
+    ];
+    for (const [field, body] of refused) {
+      const answer = await tenant.api.post('/v1/open-banking/connections', body);
+      expect([body, answer.status, answer.body.details?.map((d: { field: string }) => d.field)]).toEqual([
+        body,
+        400,
+        [field],
+      ]);
+    }
+    expect((await sandbox.consents()).length).toBe(consentsBefore);
+    expect((await tenant.api.get('/v1/open-banking/connections?limit=500')).body.data).toHaveLength(connectionsBefore);
+
+    const created = await tenant.api.post('/v1/open-banking/connections', {
+      institution_id: 'banco-sandbox',
+      cpf: ANA_CPF,
+      redirect_uri: `${FRONT_END}/fim?origem=app`,
+    });
+    expect(created.status).toBe(201);
+    const callback = await authorizeInBrowser(created.body.authorization_url, callbackPrefix);
+    const answer = await fetch(callback, { redirect: 'manual' });
+    expect(answer.status).toBe(303);
+    const back = new URL(answer.headers.get('location') as string);
+    expect([back.origin, back.pathname, Object.fromEntries(back.searchParams)]).toEqual([
+      'https://app.example.com',
+      '/conexoes/fim',
+      { origem: 'app', connection_id: created.body.id, status: 'ACTIVE' },
+    ]);
   });
 });

@@ -1,7 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { QUEUES } from '@finance/shared/queue/catalogue';
 import { PluggyServer } from '../../../../test/support/pluggy-server.ts';
 import { syncedImport } from '../../../../test/support/sandbox-bank.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { waitFor } from '../../../../test/support/wait-for.ts';
+
+/** The secret of the webhook URL this deployment gives Pluggy. */
+const WEBHOOK_TOKEN = 'segredo-do-webhook-0123456789abcdef0123';
 
 /**
  * Pluggy through `pluggy-sdk`, against a local server speaking the endpoints the SDK calls (verified against the
@@ -20,7 +25,8 @@ describe('Pluggy connections', () => {
           PLUGGY_CLIENT_ID: 'finance-api-test',
           PLUGGY_CLIENT_SECRET: 'segredo-de-teste',
           PLUGGY_API_URL: pluggy.url,
-          PLUGGY_WEBHOOK_URL: 'https://api.example.com/v1/open-banking/pluggy/webhook',
+          PLUGGY_WEBHOOK_URL: `https://api.example.com/v1/open-banking/pluggy/webhook?token=${WEBHOOK_TOKEN}`,
+          PLUGGY_WEBHOOK_INTERVAL_MS: '60000',
         },
       },
     });
@@ -120,10 +126,25 @@ describe('Pluggy connections', () => {
     );
   });
 
+  /** Pluggy's call to the webhook URL (with its token unless said otherwise). */
+  const hook = (body: unknown, token: string | null = WEBHOOK_TOKEN) =>
+    stack
+      .client()
+      .post(`/v1/open-banking/pluggy/webhook${token === null ? '' : `?token=${encodeURIComponent(token)}`}`, body);
+  const itemReads = (itemId: string) => pluggy.calls.filter((call) => call === `GET /items/${itemId}`).length;
+  /** Sync jobs ever queued for the connection (each is an outbox row, relayed or not). */
+  const syncsQueued = async (connectionId: string) =>
+    (
+      await stack.sql<{ n: number }>(
+        `select count(*)::int as n from ledger.outbox_events
+          where type = 'open-banking.sync' and payload::jsonb ->> 'connection_id' = $1`,
+        [connectionId],
+      )
+    )[0].n;
+
   it('when Pluggy’s webhook names a connected item, then the item is read back and a sync runs; a forged or unknown one does nothing', async () => {
     const { id, itemId } = await connected();
     const first = await syncedImport(tenant.api, id);
-    const hook = (body: unknown) => stack.client().post('/v1/open-banking/pluggy/webhook', body);
     expect((await hook({ event: 'item/updated', itemId: pluggy.foreignItem() })).status).toBe(202);
     expect((await hook({ event: 'item/updated', itemId: 'nada' })).status).toBe(202);
     expect((await hook({ event: 'item/updated' })).status).toBe(202);
@@ -131,6 +152,82 @@ describe('Pluggy connections', () => {
     expect(answer).toMatchObject({ status: 202, body: { received: true } });
     const again = await syncedImport(tenant.api, id, first.connection.last_import_job_id);
     expect(again.job.state).toBe('completed');
+  });
+
+  it('when the webhook is called without the URL’s token, or with another, then the same 202 and nothing happens: no call to Pluggy, no sync', async () => {
+    const { id, itemId } = await connected();
+    await syncedImport(tenant.api, id);
+    const [reads, syncs] = [itemReads(itemId), await syncsQueued(id)];
+    for (const token of [null, '', 'x', `${WEBHOOK_TOKEN}x`, WEBHOOK_TOKEN.slice(0, -1), WEBHOOK_TOKEN.toUpperCase()]) {
+      const answer = await hook({ event: 'item/updated', itemId }, token);
+      expect([token, answer.status, answer.body]).toEqual([token, 202, { received: true }]);
+    }
+    const deleted = await hook({ event: 'item/deleted', itemId }, 'forjado');
+    expect(deleted.body).toEqual({ received: true });
+    await sleep(500);
+    expect([itemReads(itemId), await syncsQueued(id)]).toEqual([reads, syncs]);
+    expect((await tenant.api.get(`/v1/open-banking/connections/${id}`)).body.status).toBe('ACTIVE');
+  });
+
+  it('when Pluggy’s webhook about one item comes 200 times at once, then the item is read back once and one sync is queued; once the interval passed it acts again', async () => {
+    const { id, itemId } = await connected();
+    const attached = await syncedImport(tenant.api, id);
+    // what a sync alone reads of the item, asked by the client
+    const before = itemReads(itemId);
+    expect((await tenant.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const first = await syncedImport(tenant.api, id, attached.connection.last_import_job_id);
+    const perSync = itemReads(itemId) - before;
+    const [reads, syncs] = [itemReads(itemId), await syncsQueued(id)];
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, n) => hook({ event: n % 2 ? 'item/updated' : 'transactions/created', itemId })),
+    );
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([202]));
+    const second = await syncedImport(tenant.api, id, first.connection.last_import_job_id);
+    // one read by the webhook that acted, and the sync it queued
+    expect([itemReads(itemId) - reads, (await syncsQueued(id)) - syncs]).toEqual([1 + perSync, 1]);
+    // the interval (a minute here) as if it had passed: the database's clock decides it
+    await stack.sql(`update ledger.connections set webhook_acted_at = now() - interval '61 seconds' where id = $1`, [
+      id,
+    ]);
+    expect((await hook({ event: 'item/updated', itemId })).status).toBe(202);
+    await syncedImport(tenant.api, id, second.connection.last_import_job_id);
+    expect([itemReads(itemId) - reads, (await syncsQueued(id)) - syncs]).toEqual([2 * (1 + perSync), 2]);
+  });
+
+  it('when a client asks to sync the same connection 20 times at once, then one sync is queued', async () => {
+    const { id } = await connected();
+    const first = await syncedImport(tenant.api, id);
+    const syncs = await syncsQueued(id);
+    // the sync worker takes nothing meanwhile: every request lands while the first sync still waits in the queue
+    const queue = stack.service('ledger').runtime.queues.get(QUEUES.openBankingSync);
+    await queue.pause();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => tenant.api.post(`/v1/open-banking/connections/${id}/sync`)),
+      );
+      expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([202]));
+      expect((await syncsQueued(id)) - syncs).toBe(1);
+    } finally {
+      await queue.resume();
+    }
+    await syncedImport(tenant.api, id, first.connection.last_import_job_id);
+    // once it started, a new request queues the next one
+    expect((await tenant.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    expect((await syncsQueued(id)) - syncs).toBe(2);
+  });
+
+  it('when the webhook gets a body that is not JSON, malformed JSON, too large or without an event, then the documented 415, 400, 413 and 400, whoever calls', async () => {
+    for (const token of [WEBHOOK_TOKEN, null]) {
+      const path = `/v1/open-banking/pluggy/webhook${token ? `?token=${token}` : ''}`;
+      const send = (body: string, type: string) =>
+        stack.client().request('POST', path, { rawBody: body, headers: { 'content-type': type } });
+      expect((await send('event=item/updated', 'application/x-www-form-urlencoded')).status).toBe(415);
+      expect((await send('{"event":', 'application/json')).status).toBe(400);
+      expect((await send(JSON.stringify({ event: 'x', pad: 'x'.repeat(1_100_000) }), 'application/json')).status).toBe(
+        413,
+      );
+      expect((await send(JSON.stringify({ itemId: 'sem-evento' }), 'application/json')).status).toBe(400);
+    }
   });
 
   it('when the connection is deleted, then its item is deleted at Pluggy; an item Pluggy deleted makes the connection REVOKED', async () => {
@@ -143,10 +240,7 @@ describe('Pluggy connections', () => {
     await syncedImport(tenant.api, second.id);
     // the customer removed the item at Pluggy: its webhook is read back and finds it gone
     pluggy.removeItem(second.itemId);
-    expect(
-      (await stack.client().post('/v1/open-banking/pluggy/webhook', { event: 'item/deleted', itemId: second.itemId }))
-        .status,
-    ).toBe(202);
+    expect((await hook({ event: 'item/deleted', itemId: second.itemId })).status).toBe(202);
     await waitFor(
       async () => (await tenant.api.get(`/v1/open-banking/connections/${second.id}`)).body.status === 'REVOKED',
     );

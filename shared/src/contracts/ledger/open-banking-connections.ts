@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { isValidCpf } from '../../cpf.ts';
 import { errorSchema, idParams, page } from '../common.ts';
 import { defineRoute } from '../route.ts';
 import { connectionSchema } from './open-banking.ts';
@@ -23,6 +24,11 @@ export interface PluggyWebhookBody {
   itemId?: string;
 }
 
+/** The secret of the webhook URL Pluggy was given (PLUGGY_WEBHOOK_URL). */
+export interface PluggyWebhookQuery {
+  token?: string;
+}
+
 export interface RenewConnectionBody {
   redirect_uri?: string;
   cpf?: string;
@@ -42,13 +48,19 @@ const redirectUri = () =>
     .uri({ scheme: ['http', 'https'] })
     .max(2048)
     .description(
-      'Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON',
+      'Where the customer’s browser goes once the institution answered (303 with `connection_id` and `status`, plus `error` when it failed); without it the callback answers JSON. It must lie under one of this deployment’s front-end return addresses (same origin, under its path; https in production; no credentials, control characters or backslashes): anything else is 400 on `redirect_uri`, before anything reaches the institution',
     );
 const cpf = () =>
   Joi.string()
     .pattern(/^\d{11}$/, 'CPF')
+    // eleven digits is the pattern's to say: this answers only for the check digits
+    .custom((value: string, helpers) =>
+      !/^\d{11}$/.test(value) || isValidCpf(value)
+        ? value
+        : helpers.message({ custom: '{{#label}} não é um CPF válido (dígitos verificadores)' }),
+    )
     .description(
-      'The customer’s CPF (11 digits), which the institution checks against who logs in; optional where the institution configuration names a test customer',
+      'The customer’s CPF (11 digits with valid check digits; 400 otherwise, before anything reaches the institution), which the institution checks against who logs in; optional where the institution configuration names a test customer',
     );
 
 export const institutionSchema = Joi.object({
@@ -138,8 +150,13 @@ export const connectionRoutes = [
     tag: TAG,
     public: true,
     summary: 'Pluggy’s webhook (no API key)',
-    description:
-      'Where Pluggy notifies the items’ changes (`PLUGGY_WEBHOOK_URL`). **No API key**: the payload is not trusted as such; its item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`). An item updated queues that connection’s sync; an item deleted makes it `REVOKED`. Always 202 (an unknown item is ignored).',
+    description: [
+      'Where Pluggy notifies the items’ changes: the URL this deployment gave it (`PLUGGY_WEBHOOK_URL`), whose secret `token` authenticates the call (compared in constant time; Pluggy signs nothing). **No API key.** A call without that token, or with another, is answered like any other and does nothing.',
+      'With it, one item’s webhooks act at most once per interval (`PLUGGY_WEBHOOK_INTERVAL_MS`, 5 minutes; the others are ignored, the sync reading everything anyway): the item is read back from Pluggy with our credentials and must be a connection’s (its `clientUserId`); an item updated queues that connection’s sync (not a second one while one is queued), an item deleted makes it `REVOKED`.',
+      'Answers: 202 `{received: true}` for any JSON object with an `event`, whoever sends it and whatever it names; like every route, 400 for malformed JSON or a body without `event`, 413 above 1 MiB, 415 for a body that is not JSON.',
+    ].join('\n\n'),
+    // any token, even empty, gets the same answer: only the right one acts
+    query: Joi.object<PluggyWebhookQuery>({ token: Joi.string().allow('').max(16_384) }),
     body: Joi.object<PluggyWebhookBody>({
       event: Joi.string().max(100).required(),
       itemId: Joi.string().max(200),
@@ -173,7 +190,7 @@ export const connectionRoutes = [
     tag: TAG,
     summary: 'Sync a connection now',
     description:
-      'Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.',
+      'Queues a sync (connections also sync every 6 hours): accounts and balances, the transactions since the last sync (with a margin; 12 months on the first), cards with their bills and limits, investments with the day’s balance. A sync already queued and not started is not queued again (the same 202), and one running is not started twice. The answer is the connection; `last_synced_at` and `last_import_job_id` show the result. 409 unless `ACTIVE`.',
     params: idParams,
     responses: {
       202: { description: 'The connection, sync queued', schema: connectionSchema },

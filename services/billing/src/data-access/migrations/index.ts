@@ -19,6 +19,7 @@ import { ContextKey } from './0008-context-key.ts';
 import { AnnouncementIndexes } from './0009-announcement-indexes.ts';
 import { BankAvailableLimit } from './0011-bank-available-limit.ts';
 import { CardWithoutAccount } from './0012-card-without-account.ts';
+import { BillsOfDeletedCards } from './0013-bills-of-deleted-cards.ts';
 
 export const billingMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -39,5 +40,6 @@ export const billingMigrations: MigrationList = [
   { name: '0010-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
   { name: '0011-bank-available-limit', class: BankAvailableLimit },
   { name: '0012-card-without-account', class: CardWithoutAccount },
+  { name: '0013-bills-of-deleted-cards', class: BillsOfDeletedCards },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -1,4 +1,5 @@
 import type { LedgerBillingClient } from '@finance/shared/clients/ledger-billing-client';
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { CardFields, CreateCardBody } from '@finance/shared/contracts/billing/credit-cards';
 import type { PageQuery } from '@finance/shared/contracts/common';
@@ -8,7 +9,7 @@ import { afterIdOf, encodeCursor } from '@finance/shared/db/pagination';
 import { notFound } from '@finance/shared/errors/app-error';
 import { flushKeepingAnswer, keepAnswer, keepRecoveryPoint } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { billsOfCards } from '../../data-access/bill-repository.ts';
+import { billsOfCards, retireBillsOfCard } from '../../data-access/bill-repository.ts';
 import { findCard, listCardsPage, lockCard } from '../../data-access/card-repository.ts';
 import { type CreditCard, CreditCardSchema } from '../../data-access/entities/credit-card.ts';
 import { CARD_NOT_FOUND } from '../bills/assign-bills.ts';
@@ -119,12 +120,13 @@ export async function deleteCard(em: EntityManager, ledger: LedgerBillingClient,
   const view = await viewOf(em, ledger, ctx, card);
   const { bills, version } = await em.transactional(async (tx) => {
     const locked = await lockCard(tx, id);
-    locked.deletedAt = new Date();
+    locked.deletedAt = now();
     // a purchase billed before the deletion is refused by the ledger once it has seen this version
     locked.calendarVersion += 1;
     // the ledger removes the card's entries after the commit; if the direct call below fails, this job still does
     recordCardLedgerSync(tx, locked, 'delete');
     await tx.flush();
+    await retireBillsOfCard(tx, id);
     keepAnswer(view);
     return { bills: await billsOfCards(tx, [id]), version: locked.calendarVersion };
   });

@@ -5,7 +5,7 @@ import { OutageLog } from '@finance/shared/http/dependency-outage';
 import { verifyJsonDepth } from '@finance/shared/http/json-depth';
 import type { DrainState } from '@finance/shared/http/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import express, { type Express } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
@@ -36,6 +36,16 @@ const DEFAULT_BODY_LIMIT = '1mb';
 /** What requireJson lets through is what gets parsed: a `+json` body is JSON, never silently dropped. */
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/**
+ * The gateway's /metrics is on the public port: scrapers present ADMIN_SECRET; without it, production treats the
+ * path as unknown (authentication answers) unless the operator opened it (METRICS_PUBLIC); elsewhere it is open.
+ */
+function metricsGuard(config: GatewayConfig) {
+  if (config.ADMIN_SECRET) return requireAdmin(config.ADMIN_SECRET);
+  if (config.NODE_ENV !== 'production' || config.METRICS_PUBLIC) return undefined;
+  return (_req: Request, _res: Response, next: NextFunction) => next('route');
+}
+
 /** The public door: authenticate, rate-limit, authorize, parse JSON, then forward (once per idempotency key). */
 export function createGatewayApp(deps: GatewayDeps): Express {
   const { config, orm, redis, routes } = deps;
@@ -57,8 +67,7 @@ export function createGatewayApp(deps: GatewayDeps): Express {
     service: 'gateway',
     logger: deps.logger,
     publicFacing: true,
-    // public port: scrapers present ADMIN_SECRET; without it (local development) /metrics stays open
-    metricsGuard: config.ADMIN_SECRET ? requireAdmin(config.ADMIN_SECRET) : undefined,
+    metricsGuard: metricsGuard(config),
     drain: deps.drain,
     // PostgreSQL only: rate limiting fails open without Redis (idempotency lives in each service's
     // PostgreSQL), so a Redis outage must not take every gateway pod out of the load balancer

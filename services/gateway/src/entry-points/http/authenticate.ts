@@ -4,7 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { type AuthenticatedKey, authenticateKey } from '../../domain/authenticate-key.ts';
 import type { KeyCache } from '../../domain/key-cache.ts';
 
-export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+// /metrics answers before this when it is open; closed (production without ADMIN_SECRET), it is an unknown path
+export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/openapi.json']);
 
 export const keyOf = (res: Response): AuthenticatedKey => res.locals.key as AuthenticatedKey;
 

@@ -1,15 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { errorBody } from '@finance/shared/errors/app-error';
+import { sameSecret } from '@finance/shared/http/same-secret';
 import type { NextFunction, Request, Response } from 'express';
-
-/** Compares in constant time; hashing-free because both sides are padded to the same length first. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  const padded = Buffer.alloc(b.length);
-  a.copy(padded);
-  return timingSafeEqual(padded, b) && a.length === b.length;
-}
 
 /** The secret given as HTTP Basic (`admin:<secret>`) or as a bearer token, or null. */
 function givenSecret(header: string | undefined): string | null {

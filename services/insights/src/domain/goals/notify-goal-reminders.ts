@@ -1,4 +1,5 @@
 import type { CalendarDate } from '@finance/shared/calendar';
+import { now } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notifyRemindersDue } from '../../data-access/goal-repository.ts';
 
@@ -12,7 +13,7 @@ import { notifyRemindersDue } from '../../data-access/goal-repository.ts';
  */
 export async function notifyGoalReminders(em: EntityManager, at: Date | CalendarDate): Promise<{ notified: number }> {
   const given = typeof at === 'string' ? at : null;
-  const instant = typeof at === 'string' ? new Date() : at;
+  const instant = typeof at === 'string' ? now() : at;
   const notified = await notifyRemindersDue(em, given, instant.toISOString());
   return { notified };
 }

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { NotificationListQuery } from '@finance/shared/contracts/insights/notifications';
 import { contextWhere } from '@finance/shared/db/context-scope';
@@ -37,7 +38,7 @@ export async function markNotification(em: EntityManager, ctx: CallerContext, id
     const row = await tx.findOne(NotificationSchema, { id, ...contextWhere(ctx) });
     if (!row) throw notFound(NOT_FOUND);
     // a second `read: true` keeps the first reading time
-    row.readAt = read ? (row.readAt ?? new Date()) : null;
+    row.readAt = read ? (row.readAt ?? now()) : null;
     await tx.flush();
     return keepAnswer(notificationView(row));
   });

@@ -1,3 +1,4 @@
+import { now as clockNow } from '@finance/shared/clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
 import {
@@ -48,7 +49,7 @@ export async function deliverWebhook(
     await failDelivery(em, deliveryId, 'Webhook desativado');
     return { ...skipped, status: 'FAILED' };
   }
-  const now = settings.now ?? (() => new Date());
+  const now = settings.now ?? clockNow;
   const timestamp = Math.floor(now().getTime() / 1000);
   const outcome = await settings.send({
     url: webhook.url,

@@ -33,6 +33,7 @@ import { ImportPipeline } from './0024-import-pipeline.ts';
 import { OpenFinanceConnections } from './0025-open-finance-connections.ts';
 import { ImportKeysPerHolder } from './0026-import-keys-per-holder.ts';
 import { ConnectionSyncOutcome } from './0027-connection-sync-outcome.ts';
+import { ConnectionSyncRequests } from './0028-connection-sync-requests.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -67,5 +68,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0025-open-finance-connections', class: OpenFinanceConnections },
   { name: '0026-import-keys-per-holder', class: ImportKeysPerHolder },
   { name: '0027-connection-sync-outcome', class: ConnectionSyncOutcome },
+  { name: '0028-connection-sync-requests', class: ConnectionSyncRequests },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

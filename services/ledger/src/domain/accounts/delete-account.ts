@@ -1,4 +1,5 @@
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
 import { keepAnswer } from '@finance/shared/http/kept-answer';
@@ -10,6 +11,7 @@ import {
   lockContext,
   makeOldestAccountDefault,
 } from '../../data-access/account-repository.ts';
+import { lockImportHolders } from '../../data-access/import-keys.ts';
 import { makePlainEntries, softDelete } from '../../data-access/transaction-repository.ts';
 import { requestConsentRevocationIfLast } from '../open-banking/revoke-consent.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
@@ -26,11 +28,13 @@ export async function deleteAccount(em: EntityManager, billing: BillingLedgerCli
   const linked = await billing.linkedCards(ctx, id);
   const { planned, successor } = await em.transactional(async (tx) => {
     await lockContext(tx, ctx, 'accounts');
+    // an import into the account finishes first (it holds this lock), or finds the account deleted
+    await lockImportHolders(tx, ctx, [id]);
     const account = await findAccount(tx, ctx, id, true);
     if (!account) throw notFound('Conta não encontrada');
     // the answer shows the account as it was when deleted
     const view = accountView(account, (await balancesOf(tx, [account])).get(account.id) ?? 0);
-    const ids = await liveTransactionsOfAccount(tx, account.id);
+    const ids = await liveTransactionsOfAccount(tx, ctx, account.id);
     const deleted = await softDelete(
       tx,
       ids.filter((row) => row.own).map((row) => row.id),
@@ -40,7 +44,7 @@ export async function deleteAccount(em: EntityManager, billing: BillingLedgerCli
       ids.filter((row) => !row.own).map((row) => row.id),
     );
     const wasDefault = account.isDefault;
-    account.deletedAt = new Date();
+    account.deletedAt = now();
     account.isDefault = false;
     await tx.flush();
     await requestConsentRevocationIfLast(tx, ctx, account.connectionId);

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { DreMappingChange } from '@finance/shared/contracts/ledger/business';
 import { notFound } from '@finance/shared/errors/app-error';
@@ -19,7 +20,7 @@ export async function updateDreMapping(em: EntityManager, ctx: CallerContext, ch
     const ids = changes.map((change) => change.category_id);
     const visible = await visibleCategoryIds(tx, ctx, ids);
     if (visible.length !== ids.length) throw notFound('Categoria não encontrada (category_id)');
-    const now = new Date();
+    const at = now();
     await upsertDreMappings(
       tx,
       changes.map((change) => ({
@@ -27,7 +28,7 @@ export async function updateDreMapping(em: EntityManager, ctx: CallerContext, ch
         categoryId: change.category_id,
         userId: ctx.userId,
         dreGroup: change.dre_group,
-        at: now,
+        at,
       })),
     );
     return keepAnswer(await getDreMapping(tx, ctx));

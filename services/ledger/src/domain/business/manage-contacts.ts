@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { ContactFields } from '@finance/shared/contracts/ledger/business';
@@ -56,7 +57,7 @@ export async function updateContact(em: EntityManager, ctx: CallerContext, id: s
 export async function deleteContact(em: EntityManager, ctx: CallerContext, id: string) {
   const contact = await findContact(em, ctx, id);
   const view = contactView(contact);
-  contact.deletedAt = new Date();
+  contact.deletedAt = now();
   return flushKeepingAnswer(em, () => view);
 }
 

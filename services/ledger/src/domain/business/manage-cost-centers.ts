@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CostCenterFields } from '@finance/shared/contracts/ledger/business';
@@ -47,7 +48,7 @@ export async function updateCostCenter(em: EntityManager, ctx: CallerContext, id
 export async function deleteCostCenter(em: EntityManager, ctx: CallerContext, id: string) {
   const costCenter = await findCostCenter(em, ctx, id);
   const view = costCenterView(costCenter);
-  costCenter.deletedAt = new Date();
+  costCenter.deletedAt = now();
   return flushKeepingAnswer(em, () => view);
 }
 

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type {
   BillPaymentInput,
@@ -20,6 +21,7 @@ import {
   selectCardTransactionDates,
   uncoveredPurchaseDates,
 } from '../../data-access/card-transaction-writes.ts';
+import { lockImportHolders } from '../../data-access/import-keys.ts';
 import {
   insertTransactions,
   loadByIds,
@@ -73,7 +75,7 @@ export async function addPreviousBalances(em: EntityManager, ctx: CallerContext,
         is_expense: entry.is_expense ?? true,
         type: 'FIXED',
         paid: true,
-        paid_at: new Date().toISOString(),
+        paid_at: now().toISOString(),
         credit_card_id: entry.credit_card_id,
         bill_id: entry.bill_id,
         billed_at: entry.billed_at,
@@ -120,7 +122,7 @@ export async function createBillPayment(em: EntityManager, ctx: CallerContext, i
       is_expense: true,
       type: 'FIXED',
       paid: true,
-      paid_at: new Date().toISOString(),
+      paid_at: now().toISOString(),
       account_id: input.account_id,
       bill_id: input.bill_id,
       is_bill_payment: true,
@@ -153,6 +155,8 @@ export async function deleteCardTransactions(
   return em.transactional(async (tx) => {
     // a purchase billed before the deletion and written after it is refused (its calendar version is older)
     await lockCardCalendars(tx, [cardId], 'update');
+    // an import onto the card finishes first (it holds this lock), then its entries go with the card
+    await lockImportHolders(tx, ctx, [cardId]);
     await advanceCardCalendar(tx, cardId, calendarVersion);
     const ids = await liveCardTransactionIds(tx, ctx, cardId);
     const deleted = await softDelete(

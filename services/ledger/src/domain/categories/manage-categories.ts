@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import {
   type CategoryFields,
@@ -61,9 +62,9 @@ export async function deleteCategory(em: EntityManager, ctx: CallerContext, id: 
   return em.transactional(async (tx) => {
     const category = await ownCategory(tx, ctx, id);
     const view = categoryView(category);
-    const now = new Date();
-    category.deletedAt = now;
-    await tx.nativeUpdate(SubcategorySchema, { categoryId: id, deletedAt: null }, { deletedAt: now, updatedAt: now });
+    const at = now();
+    category.deletedAt = at;
+    await tx.nativeUpdate(SubcategorySchema, { categoryId: id, deletedAt: null }, { deletedAt: at, updatedAt: at });
     return keepAnswer(view);
   });
 }

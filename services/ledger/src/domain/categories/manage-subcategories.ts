@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import {
   type CreateSubcategoryBody,
@@ -61,7 +62,7 @@ export async function updateSubcategory(em: EntityManager, ctx: CallerContext, i
 export async function deleteSubcategory(em: EntityManager, ctx: CallerContext, id: string) {
   const subcategory = await ownSubcategory(em, ctx, id);
   const view = subcategoryView(subcategory);
-  subcategory.deletedAt = new Date();
+  subcategory.deletedAt = now();
   return flushKeepingAnswer(em, () => view);
 }
 

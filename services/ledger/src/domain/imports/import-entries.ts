@@ -2,6 +2,7 @@ import { addDays, addMonthsClamped } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { BillAssignment } from '@finance/shared/contracts/internal/billing-for-ledger';
+import { AppError } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangedRow } from '../../data-access/changed-rows-sql.ts';
 import {
@@ -29,7 +30,11 @@ import {
   selectTransferLegs,
 } from '../../data-access/import-matches.ts';
 import { countSuggestionsFor } from '../../data-access/reconciliation.ts';
-import { insertReturningChanged, type NewTransaction } from '../../data-access/transaction-repository.ts';
+import {
+  insertReturningChanged,
+  type NewTransaction,
+  visibleAccountIds,
+} from '../../data-access/transaction-repository.ts';
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
@@ -40,6 +45,8 @@ import {
   type ImportSource,
   type PipelineEntry,
   type PipelineOutcome,
+  SKIPPED_ACCOUNT_DELETED,
+  SKIPPED_CARD_DELETED,
   SKIPPED_DELETED,
   type SkippedEntry,
 } from './import-entry.ts';
@@ -68,6 +75,7 @@ async function planBills(
   ctx: CallerContext,
   entries: PipelineEntry[],
   seen: CalendarVersions,
+  deletedCards: Set<string>,
 ): Promise<BillPlan> {
   const byCard = new Map<string, { dates: Set<string>; due: Set<string> }>();
   for (const entry of entries) {
@@ -82,12 +90,17 @@ async function planBills(
     const list = [...dates];
     const dueList = [...due];
     for (let i = 0; i < Math.max(list.length, dueList.length, 1); i += ASSIGN_CHUNK) {
-      const answer = await billing.assign(
-        ctx,
-        cardId,
-        list.slice(i, i + ASSIGN_CHUNK),
-        dueList.slice(i, i + ASSIGN_CHUNK),
-      );
+      const answer = await billing
+        .assign(ctx, cardId, list.slice(i, i + ASSIGN_CHUNK), dueList.slice(i, i + ASSIGN_CHUNK))
+        .catch((err: unknown) => {
+          // the card was the context's when the import was asked for: gone now, it was deleted meanwhile
+          if (err instanceof AppError && err.status === 404) return null;
+          throw err;
+        });
+      if (!answer) {
+        deletedCards.add(cardId);
+        break;
+      }
       seen.set(cardId, Math.min(seen.get(cardId) ?? answer.card.calendar_version, answer.card.calendar_version));
       for (const bill of answer.assignments) bills.set(billKeyOf(cardId, bill.date, false), bill);
       for (const bill of answer.due_assignments ?? []) bills.set(billKeyOf(cardId, bill.date, true), bill);
@@ -126,7 +139,9 @@ const legOf = (row: PairableRow): TransferLeg => ({
  * The import pipeline (docs/decisions.md §9): what every source hands over goes through here, so deduplication,
  * pending → effected, installments, card bills, bill payments, own transfers, investment moves, user edits,
  * rules, reconciliation and events are decided once, whatever the source and the order things arrive in.
- * In one transaction per call, under a lock per account and card (imports of the same ones wait for each other):
+ * In one transaction per call, under the context's import lock and a lock per account and card (imports of the same
+ * ones wait for each other, and so does a deletion of one: entries of an account or card deleted before the lock are
+ * skipped, with why):
  * 1. source ids: an entry an id of its holder already names (the one with its content) takes the bank's data
  *    (never the fields the user edited, nor category and tags), or only its effected state where another
  *    holder's or source's data came first; one the user deleted stays deleted (skipped);
@@ -160,11 +175,24 @@ export async function importEntries(
   const holders = [...new Set(entries.map(holderOf))];
   return withCurrentCalendars(async () => {
     const seen: CalendarVersions = new Map();
-    const bills = await planBills(billing, ctx, entries, seen);
+    const deletedCards = new Set<string>();
+    const bills = await planBills(billing, ctx, entries, seen, deletedCards);
     return em.transactional(async (tx) => {
       await assertCalendarsCurrent(tx, seen);
       await lockImportHolders(tx, ctx, holders);
-      return writeEntries(tx, ctx, source, entries, bills);
+      // checked again under the lock a deletion takes too: what was deleted meanwhile gets nothing
+      const accounts = [...new Set(entries.flatMap((entry) => (entry.account_id ? [entry.account_id] : [])))];
+      const liveAccounts = accounts.length ? await visibleAccountIds(tx, ctx, accounts) : new Set<string>();
+      const skipped: PipelineOutcome['skipped'] = [];
+      const kept = entries.filter((entry) => {
+        const reason = entry.account_id
+          ? !liveAccounts.has(entry.account_id) && SKIPPED_ACCOUNT_DELETED
+          : deletedCards.has(holderOf(entry)) && SKIPPED_CARD_DELETED;
+        if (reason) skipped.push({ line: entry.line, key: entry.key, reason });
+        return !reason;
+      });
+      const outcome = await writeEntries(tx, ctx, source, kept, bills);
+      return { ...outcome, skipped: [...skipped, ...outcome.skipped] };
     });
   });
 }

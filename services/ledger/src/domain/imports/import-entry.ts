@@ -77,6 +77,9 @@ export interface PipelineOutcome {
 }
 
 export const SKIPPED_DELETED = 'lançamento excluído pelo usuário; uma nova importação não o recria';
+/** Entries whose account or card was deleted before the import wrote them (docs/decisions.md §9). */
+export const SKIPPED_ACCOUNT_DELETED = 'conta excluída antes da importação; seus lançamentos não são importados';
+export const SKIPPED_CARD_DELETED = 'cartão excluído antes da importação; seus lançamentos não são importados';
 
 /** The source of a connection's entries (the JSON import and the Open Finance connector share it). */
 export const connectionSource = (connectionId: string, holderDocuments: string[] = []): ImportSource => ({

@@ -115,12 +115,12 @@ export async function waitForBackgroundJob(
   id: string,
   timeoutMs: number,
 ): Promise<BackgroundJob> {
-  const started = Date.now();
+  const started = performance.now();
   const deadline = started + timeoutMs;
   let job = await getBackgroundJob(em, ctx, id);
-  while (!finished(job) && Date.now() < deadline) {
-    const pause = nextPollMs(job.progress, Date.now() - started);
-    await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+  while (!finished(job) && performance.now() < deadline) {
+    const pause = nextPollMs(job.progress, performance.now() - started);
+    await sleep(Math.min(pause, Math.max(0, deadline - performance.now())));
     job = await getBackgroundJob(em.fork(), ctx, id);
   }
   return job;

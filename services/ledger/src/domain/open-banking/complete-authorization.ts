@@ -105,7 +105,7 @@ export async function completeAuthorization(
   }
   await em.transactional(async (tx) => {
     await activateConnection(tx, row.id, openFinance.secrets.seal(refreshToken));
-    queueSync(tx, contextOf(row), row.id);
+    await queueSync(tx, contextOf(row), row.id);
   });
   relaySoon();
   return {

@@ -25,6 +25,7 @@ import { connectionView } from './connections.ts';
 import type { Institution } from './institutions.ts';
 import { bankFailure, findInstitution, type OpenFinance, PLUGGY } from './open-finance.ts';
 import { createPluggyConnection, renewPluggyConnection } from './pluggy-connections.ts';
+import { checkRedirectUri } from './return-urls.ts';
 import { queueSync } from './sync-connection.ts';
 
 export const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
@@ -92,6 +93,7 @@ export async function createConnection(
   ctx: CallerContext,
   body: CreateConnectionBody,
 ) {
+  if (body.redirect_uri !== undefined) checkRedirectUri(body.redirect_uri, openFinance.returnUrls);
   if (body.institution_id === PLUGGY && openFinance.pluggy) return createPluggyConnection(em, openFinance, ctx);
   const institution = findInstitution(openFinance, body.institution_id);
   const authorization = await authorizeAt(openFinance, institution, body);
@@ -115,6 +117,7 @@ export async function renewConnection(
   id: string,
   body: RenewConnectionBody,
 ) {
+  if (body.redirect_uri !== undefined) checkRedirectUri(body.redirect_uri, openFinance.returnUrls);
   const connection = await findConnection(em, ctx, id);
   if (!connection.institution_id)
     throw conflict('Esta conexão veio de uma importação JSON; crie uma conexão com a instituição');
@@ -154,7 +157,7 @@ export async function requestSync(em: EntityManager, ctx: CallerContext, id: str
     throw conflict('Só uma conexão ACTIVE com uma instituição sincroniza');
   }
   const answer = await em.transactional(async (tx) => {
-    queueSync(tx, ctx, connection.id);
+    await queueSync(tx, ctx, connection.id);
     return keepAnswer(new Reply(202, connectionView(connection)));
   });
   relaySoon();

@@ -11,9 +11,13 @@ export interface OpenFinance {
   /** Pluggy, when configured (PLUGGY_CLIENT_ID/SECRET). */
   pluggy: AggregatorConnector | null;
   pluggyWebhookUrl: string | null;
+  /** The secret its webhook calls carry (the `token` of PLUGGY_WEBHOOK_URL) and how often one item's may act. */
+  pluggyWebhook: { token: string; intervalSeconds: number } | null;
   secrets: SecretBox;
   /** The gateway's public callback, registered at every institution. */
   redirectUri: string;
+  /** Where a connection's `redirect_uri` may send the customer's browser (OPEN_BANKING_RETURN_URLS). */
+  returnUrls: URL[];
   consentDays: number;
   /** How long one sync may hold its connection before another may start. */
   syncLeaseSeconds: number;

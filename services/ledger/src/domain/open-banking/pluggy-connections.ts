@@ -1,21 +1,18 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { PluggyWebhookBody } from '@finance/shared/contracts/ledger/open-banking-connections';
 import { newId } from '@finance/shared/db/base-entity';
 import { conflict, notFound } from '@finance/shared/errors/app-error';
 import { keepAnswer } from '@finance/shared/http/kept-answer';
-import { Reply } from '@finance/shared/http/service-routes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   activateItem,
   insertAggregatorConnection,
   restartItemAuthorization,
-  selectConnectionByItem,
 } from '../../data-access/connection-repository.ts';
 import type { AggregatorConnector } from './aggregator.ts';
 import { connectionView } from './connections.ts';
 import { findConnection } from './manage-connections.ts';
 import { bankFailure, type OpenFinance, PLUGGY } from './open-finance.ts';
-import { endAtInstitution, queueSync } from './sync-connection.ts';
+import { queueSync } from './sync-connection.ts';
 
 const pluggyOf = (openFinance: OpenFinance): AggregatorConnector => {
   if (!openFinance.pluggy) throw notFound('Instituição não encontrada');
@@ -82,39 +79,9 @@ export async function attachItem(
   const answer = await em.transactional(async (tx) => {
     if (!(await activateItem(tx, connection.id, item.id, item.connectorName)))
       throw conflict('A conexão já está ativa');
-    queueSync(tx, ctx, connection.id);
+    await queueSync(tx, ctx, connection.id);
     return keepAnswer(connectionView(await findConnection(tx, ctx, id)));
   });
   relaySoon();
   return answer;
-}
-
-/**
- * Pluggy's webhook (public): the item named is read back from Pluggy, so a forged payload cannot act on a
- * connection; an item that is gone revokes it, any other event of a live item queues its sync.
- */
-export async function receivePluggyWebhook(
-  em: EntityManager,
-  openFinance: OpenFinance,
-  body: PluggyWebhookBody,
-  relaySoon: () => void,
-): Promise<Reply> {
-  const received = new Reply(202, { received: true });
-  if (!openFinance.pluggy || !body.itemId) return received;
-  const connection = await selectConnectionByItem(em, PLUGGY, body.itemId);
-  if (connection?.status !== 'ACTIVE') return received;
-  const ctx = { userId: connection.user_id, profileId: connection.profile_id, business: false, keyId: null };
-  // Pluggy unreachable now: the scheduled sync will see the item anyway
-  const item = await openFinance.pluggy.item(body.itemId).catch(() => undefined);
-  if (item === undefined) return received;
-  if (item === null) {
-    await endAtInstitution(em, ctx, connection, 'REVOKED', 'ITEM_DELETED');
-    return received;
-  }
-  if (item.clientUserId !== connection.id) return received;
-  await em.transactional(async (tx) => {
-    queueSync(tx, ctx, connection.id);
-  });
-  relaySoon();
-  return received;
 }

@@ -12,6 +12,7 @@ import {
   endConnection,
   finishSync,
   leaseSync,
+  markSyncQueued,
   selectOpenEntriesSince,
 } from '../../data-access/connection-repository.ts';
 import { MAX_WAIT_MS } from '../../data-access/open-finance/institution-http.ts';
@@ -29,9 +30,14 @@ export const SYNC_JOB = 'open-banking.sync';
 const HISTORY_DAYS = 365;
 const OVERLAP_DAYS = 2;
 
-/** Queues a sync of the connection through the outbox, in the caller's transaction. */
-export function queueSync(tx: EntityManager, ctx: CallerContext, connectionId: string): void {
+/**
+ * Queues a sync of the connection through the outbox, in the caller's transaction, unless one is queued already
+ * (requests coalesce: one queued per connection at a time). True when this call queued it.
+ */
+export async function queueSync(tx: EntityManager, ctx: CallerContext, connectionId: string): Promise<boolean> {
+  if (!(await markSyncQueued(tx, connectionId))) return false;
   recordJob(tx, QUEUES.openBankingSync, SYNC_JOB, { connection_id: connectionId, context: contextRef(ctx) }, newId());
+  return true;
 }
 
 /** The consent's end as the connection's status: expired by date or reason, else revoked. */

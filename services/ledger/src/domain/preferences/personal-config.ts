@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE } from '@finance/shared/clock';
+import { DEFAULT_TIME_ZONE, now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import {
   CONFIG_DEFAULTS,
@@ -50,13 +50,13 @@ export async function updatePersonalConfig(
   const values = { ...CONFIG_DEFAULTS, ...input };
   const sent = CONFIG_FLAGS.filter((flag) => input[flag] !== undefined);
   const columns = [...sent, ...(input.time_zone !== undefined ? ['time_zone'] : [])];
-  const now = new Date();
+  const at = now();
   return em.transactional(async (tx) => {
     const row = await upsertPersonalConfig(tx, ctx, {
       flags: CONFIG_FLAGS.map((flag) => values[flag]),
       columns,
       timeZone: input.time_zone ?? null,
-      at: now,
+      at,
     });
     if (input.time_zone !== undefined) {
       // stamped after the upsert took the row's lock, so concurrent changes are stamped in commit order

@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CreateTagBody, TagFields } from '@finance/shared/contracts/ledger/tags';
@@ -49,7 +50,7 @@ export async function updateTag(em: EntityManager, ctx: CallerContext, id: strin
 export async function deleteTag(em: EntityManager, ctx: CallerContext, id: string) {
   const tag = await findTag(em, ctx, id);
   const view = tagView(tag);
-  tag.deletedAt = new Date();
+  tag.deletedAt = now();
   return flushKeepingAnswer(em, () => view);
 }
 

@@ -1,6 +1,6 @@
 import { type CalendarDate, type Frequency, occurrenceDate } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
-import { todayIn } from '@finance/shared/clock';
+import { now, todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { CreateTransactionBody } from '@finance/shared/contracts/ledger/transactions';
 import { newId } from '@finance/shared/db/base-entity';
@@ -60,7 +60,7 @@ export function buildRows(ctx: CallerContext, input: CreateTransactionBody, toda
     type,
     description: descriptionOf(input.description),
     paid,
-    paid_at: paid ? new Date().toISOString() : null,
+    paid_at: paid ? now().toISOString() : null,
     currency: input.currency ?? 'BRL',
     account_id: input.account_id ?? null,
     category_id: input.category_id ?? null,

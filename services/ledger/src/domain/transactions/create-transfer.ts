@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { CreateTransferBody } from '@finance/shared/contracts/ledger/transactions';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
@@ -24,7 +25,7 @@ export function transferLegs(ctx: CallerContext, input: CreateTransferBody) {
     description: descriptionOf(input.description),
     type: 'TRANSFER',
     paid: input.paid,
-    paid_at: input.paid ? new Date().toISOString() : null,
+    paid_at: input.paid ? now().toISOString() : null,
   };
   const outgoing = blankTransaction({
     ...common,

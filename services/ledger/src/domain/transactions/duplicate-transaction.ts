@@ -1,3 +1,4 @@
+import { now } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { notFound } from '@finance/shared/errors/app-error';
 import { keepAnswer } from '@finance/shared/http/kept-answer';
@@ -25,7 +26,7 @@ export async function duplicateTransaction(em: EntityManager, ctx: CallerContext
       type: 'FIXED',
       paid: true,
       // a card entry is paid at its date (docs/decisions.md §6); an account one now
-      paid_at: onCard ? `${source.date}T00:00:00.000Z` : new Date().toISOString(),
+      paid_at: onCard ? `${source.date}T00:00:00.000Z` : now().toISOString(),
       currency: source.currency,
       account_id: source.account_id,
       credit_card_id: source.credit_card_id,

@@ -15,7 +15,8 @@ import {
   renewConnection,
   requestSync,
 } from '../../domain/open-banking/manage-connections.ts';
-import { attachItem, receivePluggyWebhook } from '../../domain/open-banking/pluggy-connections.ts';
+import { attachItem } from '../../domain/open-banking/pluggy-connections.ts';
+import { receivePluggyWebhook } from '../../domain/open-banking/pluggy-webhook.ts';
 import { recoverImport, startImport } from '../../domain/open-banking/start-import.ts';
 import { openFinanceFor } from '../../open-finance.ts';
 
@@ -52,11 +53,11 @@ export function mountOpenBankingRoutes(router: Router, runtime: LedgerRuntime): 
   mountRoute(router, connection('attachPluggyItem'), ({ params, body }, ctx) =>
     attachItem(orm.em.fork(), openFinanceFor(runtime), ctx, params.id, body.item_id, relaySoon),
   );
-  // public: Pluggy's webhook, bound to a connection by its item read back from Pluggy
-  mountRoute(router, connection('pluggyWebhook'), ({ body }, ctx) =>
+  // public: Pluggy's webhook, authenticated by its URL's token, bound to a connection by its item read back
+  mountRoute(router, connection('pluggyWebhook'), ({ query, body }, ctx) =>
     isAnonymous(ctx)
-      ? receivePluggyWebhook(orm.em.fork(), openFinanceFor(runtime), body, relaySoon)
-      : new Reply(202, { received: false }),
+      ? receivePluggyWebhook(orm.em.fork(), openFinanceFor(runtime), query.token, body, relaySoon)
+      : new Reply(202, { received: true }),
   );
   // public: the gateway forwards the institution's redirect with the anonymous context; the state binds it
   mountRoute(router, connection('openBankingCallback'), async ({ query }, ctx, req) => {
