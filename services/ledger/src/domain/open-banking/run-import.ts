@@ -10,7 +10,6 @@ import { importEntries } from '../imports/import-entries.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
 import { connectionSource, decimalText } from '../imports/import-entry.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
-import { isStoredStatement, runStatementImport } from '../statements/import-statement.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
 import { calendarDay, ImportRejected, orNull, parseStoredPayload } from './import-payload.ts';
@@ -93,10 +92,7 @@ function pipelineEntries(
 export async function runImport(em: EntityManager, ctx: CallerContext, jobId: string, deps: ImportDeps) {
   const progress = (value: number) => updateBackgroundJob(em, jobId, { state: 'active', progress: value });
   await progress(5);
-  const stored = await loadStoredPayload(em, jobId);
-  // a statement file's entries share the queue and the pipeline
-  if (isStoredStatement(stored)) return runStatementImport(em, ctx, jobId, deps.billing, stored);
-  const payload = parseStoredPayload(stored);
+  const payload = parseStoredPayload(await loadStoredPayload(em, jobId));
   const result = await importOpenBanking(em, ctx, payload, deps, { jobId, progress });
   await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
   return result;
