@@ -71,10 +71,10 @@ describe('statement files of every size: stored as they arrive, read by the stat
     let line = 0;
     for (let seen = 0; seen <= 8_430; line++) if (lines[line] === '<STMTTRN>') seen++;
     expect(line).toBeGreaterThan(59_000);
-    const started = Date.now();
     const { response, job } = await importStatement(tenant.api, path(account), file);
+    // answered before its reading ended
     expect(response.status).toBe(202);
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(response.body.job.state).toMatch(/^(waiting|active)$/);
     expect(job).toMatchObject({
       state: 'failed',
       error: `Arquivo de extrato inválido: linha ${line}: TRNAMT inválido: 'dez reais'`,

@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { type CalendarDate, parseCalendarDate } from '@finance/shared/calendar';
-import { CsvError, parse } from 'csv-parse';
+import Papa from 'papaparse';
 import type { CsvLayout, DateOrder } from './csv-presets.ts';
 import { parseAmount } from './money-text.ts';
 import { normalizedText, quoted, StatementRejected } from './statement-text.ts';
@@ -155,43 +153,75 @@ function rowOf(record: string[], line: number, columns: Columns, layout: CsvLayo
   };
 }
 
-/** Refuses a line longer than `CSV_MAX_LINE` before the parser holds it (its delimiters alone could make 10 million cells). */
-class LineGuard {
-  lines = 1;
-  private length = 0;
-  check(text: string): void {
-    let from = 0;
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
-      if (this.length + at - from > CSV_MAX_LINE) this.refuse();
-      this.length = 0;
-      this.lines++;
-      from = at + 1;
-    }
-    this.length += text.length - from;
-    if (this.length > CSV_MAX_LINE) this.refuse();
-  }
-  private refuse(): never {
-    throw new StatementRejected(
-      `linha com mais de ${CSV_MAX_LINE} caracteres; um extrato CSV tem linhas curtas`,
-      this.lines,
-    );
-  }
+/** The first line break of a text (`\r\n`, `\n` or `\r`): the file's record delimiter. */
+function lineBreakOf(text: string): '\r\n' | '\n' | '\r' {
+  const at = text.search(/[\r\n]/);
+  if (at === -1 || text[at] === '\n') return '\n';
+  return text[at + 1] === '\n' ? '\r\n' : '\r';
 }
 
-const csvRefusal = (err: CsvError) => {
-  const line = (err as CsvError & { lines?: number }).lines ?? null;
-  if (err.code === 'CSV_MAX_RECORD_SIZE') {
-    return new StatementRejected(`registro com mais de ${CSV_MAX_LINE} bytes`, line);
-  }
-  return new StatementRejected(`CSV malformado: ${err.code}`, line);
+const countBreaks = (text: string) => {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 };
 
 /**
- * A CSV statement read with `layout` as its text arrives: csv-parse splits it (quotes, delimiters, line numbers);
- * the header row is the first with the layout's columns among the first 40 (a bank's preamble above it is passed
- * over); each row below is an entry, or is skipped with its reason (no date: a title or trailer row; a balance or
- * total row; a zero amount), handed to `onRow` in file order. A date or an amount that cannot be read refuses the
- * file naming its line, and so does a line over `CSV_MAX_LINE` characters or a row over `CSV_MAX_COLUMNS` cells,
+ * The rows of a CSV as its text arrives, with the line each starts on: Papa Parse splits each piece (quotes,
+ * delimiters); the row a piece ends in is carried to the next one, unless the file ends there. A row whose
+ * text passes `CSV_MAX_LINE` characters (a line, or a quoted field over many) is refused at its line, so a row
+ * is never read again and again, nor held long.
+ */
+async function* csvRows(chunks: AsyncIterable<string>, delimiter: string | 'auto') {
+  let carry = '';
+  let line = 1;
+  let settings: { delimiter: string; newline: '\r\n' | '\n' | '\r' } | null = null;
+  const rowsOf = (text: string, final: boolean) => {
+    settings ??= {
+      delimiter: delimiter === 'auto' ? delimiterOf(text) : delimiter,
+      newline: lineBreakOf(text),
+    };
+    const rows: Array<{ record: string[]; line: number }> = [];
+    let cursor = 0;
+    let failure: StatementRejected | null = null;
+    Papa.parse<string[]>(text, {
+      ...settings,
+      step: (row, parser) => {
+        // the last row of a piece may go on in the next one
+        if (!final && row.meta.cursor >= text.length) {
+          parser.abort();
+          return;
+        }
+        if (row.errors.length > 0) {
+          failure = new StatementRejected(`CSV malformado: ${row.errors[0].code}`, line);
+          parser.abort();
+          return;
+        }
+        rows.push({ record: row.data, line });
+        line += countBreaks(text.slice(cursor, row.meta.cursor));
+        cursor = row.meta.cursor;
+      },
+    });
+    if (failure) throw failure;
+    carry = text.slice(cursor);
+    if (carry.length > CSV_MAX_LINE) {
+      throw new StatementRejected(
+        `linha com mais de ${CSV_MAX_LINE} caracteres; um extrato CSV tem linhas curtas`,
+        line,
+      );
+    }
+    return rows;
+  };
+  for await (const chunk of chunks) yield* rowsOf(carry + chunk, false);
+  yield* rowsOf(carry, true);
+}
+
+/**
+ * A CSV statement read with `layout` as its text arrives: Papa Parse splits it (quotes, delimiters), lines are
+ * counted; the header row is the first with the layout's columns among the first 40 (a bank's preamble above it is
+ * passed over); each row below is an entry, or is skipped with its reason (no date: a title or trailer row; a
+ * balance or total row; a zero amount), handed to `onRow` in file order. A date or an amount that cannot be read
+ * refuses the file naming its line, and so does a row over `CSV_MAX_LINE` characters or `CSV_MAX_COLUMNS` cells,
  * so reading a row and searching the header are bounded. Returns the lines read.
  */
 export async function readCsv(
@@ -199,48 +229,27 @@ export async function readCsv(
   layout: CsvLayout,
   onRow: (row: CsvRow) => void | Promise<void>,
 ): Promise<number> {
-  const iterator = chunks[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const guard = new LineGuard();
-  async function* guarded() {
-    for (let next = first; !next.done; next = await iterator.next()) {
-      guard.check(next.value);
-      yield next.value;
-    }
-  }
-  const parser = parse({
-    delimiter: layout.delimiter === 'auto' ? delimiterOf(first.done ? '' : first.value) : layout.delimiter,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    bom: true,
-    info: true,
-    trim: false,
-    max_record_size: CSV_MAX_LINE,
-  });
-  const feeding = pipeline(Readable.from(guarded()), parser);
   const wanted = Object.fromEntries(
     COLUMN_KEYS.map((key) => [key, layout.columns[key]?.map((name) => normalizedText(name))]),
   );
   let columns: Columns | null = null;
   let searched = 0;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      if (record.length > CSV_MAX_COLUMNS) {
-        throw new StatementRejected(`linha com mais de ${CSV_MAX_COLUMNS} colunas`, info.lines);
-      }
-      if (columns === null) {
-        columns = headerColumns(record, wanted);
-        if (columns === null && ++searched >= HEADER_SEARCH_ROWS) throw headerMissing(layout);
-        continue;
-      }
-      const row = rowOf(record, info.lines, columns, layout);
-      if (row) await onRow(row);
+  let lines = 0;
+  for await (const { record, line } of csvRows(chunks, layout.delimiter)) {
+    lines = line;
+    // an empty line is no row
+    if (record.length === 1 && record[0] === '') continue;
+    if (record.length > CSV_MAX_COLUMNS) {
+      throw new StatementRejected(`linha com mais de ${CSV_MAX_COLUMNS} colunas`, line);
     }
-    await feeding;
-  } catch (err) {
-    feeding.catch(() => undefined);
-    throw err instanceof CsvError ? csvRefusal(err) : err;
+    if (columns === null) {
+      columns = headerColumns(record, wanted);
+      if (columns === null && ++searched >= HEADER_SEARCH_ROWS) throw headerMissing(layout);
+      continue;
+    }
+    const row = rowOf(record, line, columns, layout);
+    if (row) await onRow(row);
   }
   if (columns === null) throw headerMissing(layout);
-  return guard.lines;
+  return lines;
 }
