@@ -108,8 +108,9 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     if (stdout) npm.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk.toString()));
     if (stderrFile !== undefined) closeSync(stderrFile);
     const pgid = npm.pid as number;
-    // the four start side by side: each answers on its own port
-    for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 30_000);
+    // the four start side by side (with the ledger's statement-file worker): each answers on its own port; six
+    // processes compiling at once on a busy two-core machine take up to 30 s
+    for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 60_000);
     await waitFor(() => answers(sandbox, '/.well-known/openid-configuration'), 30_000);
     return { npm, pgid, ports: { gateway, ledger, billing, insights } };
   }
