@@ -52,6 +52,29 @@ describe('OFX statements', () => {
     },
   );
 
+  it('when many dates are read, then each is the day a fresh formatter gives, across daylight-saving changes and odd offsets', () => {
+    const zones = ['America/Sao_Paulo', 'America/New_York', 'Asia/Kathmandu', 'Pacific/Chatham', 'Australia/Lord_Howe'];
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.UTC(2015, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        (zone, instant) => {
+          const at = new Date(instant);
+          const text = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}${pad(at.getUTCHours())}${pad(at.getUTCMinutes())}${pad(at.getUTCSeconds())}[0:GMT]`;
+          const fresh = new Intl.DateTimeFormat('en-CA', {
+            timeZone: zone,
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+          });
+          expect(ofxDay(text, zone)).toBe(fresh.format(Math.floor(instant / 1000) * 1000));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('when an SGML file has unclosed elements, closed ones, escapes and empty elements, then each value is read whole, on the file lines', () => {
     const statement = parseOfx(
       sgml(

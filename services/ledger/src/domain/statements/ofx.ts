@@ -443,15 +443,29 @@ export class OfxReader {
 const OFX_DATE =
   /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})(?:(\d{2})(?:\.\d{1,3})?)?)?(?:\s*\[\s*([+-]?\d{1,2}(?:[.:]\d{1,2})?)(?::[A-Za-z]{1,8})?\s*\])?$/;
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-/** `YYYY-MM-DD` of an instant in a zone; one formatter per zone (building one costs more than a statement line). */
-function dayFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
+const dayFormats = new Map<string, { format: Intl.DateTimeFormat; days: Map<number, string> }>();
+const QUARTER_HOUR = 15 * 60_000;
+
+/**
+ * `YYYY-MM-DD` of an instant in a zone: one formatter per zone (building one costs more than a statement line), and
+ * each quarter of an hour formatted once (every zone's offset is a whole number of them, so its day changes only
+ * between two; formatting is most of what reading an OFX line costs).
+ */
+function dayIn(timeZone: string, instant: number): string {
+  let zone = dayFormats.get(timeZone);
+  if (!zone) {
+    const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    zone = { format, days: new Map() };
+    dayFormats.set(timeZone, zone);
   }
-  return format;
+  const quarter = Math.floor(instant / QUARTER_HOUR);
+  let day = zone.days.get(quarter);
+  if (day === undefined) {
+    day = zone.format.format(instant);
+    if (zone.days.size >= 100_000) zone.days.clear();
+    zone.days.set(quarter, day);
+  }
+  return day;
 }
 
 /**
@@ -474,7 +488,7 @@ export function ofxDay(value: string, timeZone: string): CalendarDate | null {
   const instant =
     Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)) -
     minutes * 60_000;
-  return dayFormat(timeZone).format(instant);
+  return dayIn(timeZone, instant);
 }
 
 /**
