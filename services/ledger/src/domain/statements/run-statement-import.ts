@@ -210,10 +210,9 @@ async function secondPass(
   let imported = job.imported;
   let index = 0;
   let batch: PipelineEntry[] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
+  const importBatch = async (entries: PipelineEntry[]) => {
     // a fork per batch: what the pipeline loads does not pile up over the file
-    const outcome = await importEntries(em.fork(), ctx, billing, source, batch);
+    const outcome = await importEntries(em.fork(), ctx, billing, source, entries);
     tally.created += outcome.created.length;
     tally.updated += outcome.updated.length;
     tally.duplicates += outcome.duplicates;
@@ -221,19 +220,29 @@ async function secondPass(
     tally.reconciled += outcome.reconciled;
     tally.reconciliation_suggestions += outcome.reconciliation_suggestions;
     for (const entry of outcome.skipped) skip(tally, entry.line, entry.reason);
-    imported += batch.length;
-    batch = [];
+    imported += entries.length;
     await updateStatementImported(em, file.id, imported, tally);
     await progress(READ_PROGRESS + ((100 - READ_PROGRESS - 1) * imported) / found.entries, found.lines);
+  };
+  // the next batch is read while the pipeline writes this one (one batch at a time in the pipeline, in file order)
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    await writing;
+    if (batch.length === 0) return;
+    writing = importBatch(batch);
+    // a failure surfaces at the next flush (or the last)
+    writing.catch(() => undefined);
+    batch = [];
   };
   await readStatementFile(statementText(em, file.id, file.reading.encoding), options, async (row) => {
     if (!('entry' in row)) return;
     // every entry is keyed, those a resumed job already handed over too: identical ones are numbered in file order
     const key = keys.next(row.entry);
-    if (index++ < imported) return;
+    if (index++ < job.imported) return;
     batch.push(pipelineEntry(row.entry, key, options.format, target));
     if (batch.length >= IMPORT_BATCH) await flush();
   });
   await flush();
+  await writing;
   return tally;
 }
