@@ -89,7 +89,7 @@ const STATEMENTS = new Map<string, { kind: 'bank' | 'card'; within: string }>([
   ['CCSTMTRS', { kind: 'card', within: 'CCSTMTTRNRS,CREDITCARDMSGSRSV1,OFX' }],
 ]);
 
-/** An open element with no value of its own: an aggregate, or an SGML empty element the file never closes. */
+/** An open element with no value of its own: an aggregate, or an SGML empty element (its parent closes first). */
 interface Frame {
   name: string;
   line: number;
@@ -125,7 +125,7 @@ const securityRefusal = (line: number) =>
  * An OFX statement read as its text arrives, 1.0.2 (SGML) or 2.x (XML), bank or credit card, as mainstream OFX
  * readers (SGML parsers with the OFX DTD) read it: a value ends at the next tag; a closing tag right after a value
  * closes it, whatever its name, when no open element has that name (`<DTUSER>…</DTPOSTED>`); an element without
- * a value that the file closes is an aggregate, one it never closes an empty element. The aggregates data is read
+ * a value is an aggregate when the file closes it, an empty element when its parent closes first. The aggregates data is read
  * from must be closed, and a closing tag that closes nothing is refused, naming the line. Any `<!` declaration
  * but a comment, or a `<?` other than the XML and OFX headers, is refused (no entity is ever defined or fetched).
  * Work is linear and bounded: no text run over `OFX_MAX_TEXT` characters, no nesting over `OFX_MAX_DEPTH`.
