@@ -73,7 +73,7 @@ const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const MODE =
   'in-process stack (gateway, ledger, billing, insights and their workers in one Node process, as the component tests start it); autocannon in a child process; local Postgres and Redis';
 const TOPOLOGY_MODE =
-  '`npm start` topology: scripts/start.ts wrapper + four processes (gateway, ledger, billing, insights with their workers), NODE_ENV=production, same database and seed';
+  "`npm start` topology: scripts/start.ts wrapper + five processes (gateway, ledger, billing, insights with their workers, the ledger's statement-file worker), NODE_ENV=production, same database and seed";
 /** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
 /**
@@ -112,6 +112,8 @@ interface Target {
   cpu: { ours: CpuProbe; baseline: CpuProbe };
   /** Measures the bare server behind bare relays too (the production topology's pass). */
   bareHops: boolean;
+  /** RSS in MB of each process of `npm start` (its pass only), for a scenario's own peaks. */
+  rss?: () => Record<string, number>;
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -435,7 +437,9 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
 
   if (wanted('rule')) results.push(finish(await recategorization(target, data)));
   if (wanted('statement')) {
-    for (const result of await statementImportScenario(person.api, target.databaseUrl)) results.push(finish(result));
+    for (const result of await statementImportScenario(person.api, target.databaseUrl, target.rss)) {
+      results.push(finish(result));
+    }
   }
   return results;
 }
@@ -540,6 +544,7 @@ async function topologyPass(stack: TestStack, data: BenchData, template: Tenant 
       // the bare server runs in this process; ours in the four services (and the wrapper)
       cpu: { ours: probeOf(topology.pids), baseline: probeOf(() => ({ 'bare server': process.pid })) },
       bareHops: true,
+      rss: () => topology.rss(),
     };
     const { result, peak } = await peakRss(topology, () => scenarios(target, retarget(data, topology.url)));
     const afterPss = topology.pss();

@@ -40,7 +40,7 @@ export function pssMb(pid: number): number | null {
   }
 }
 
-/** The service processes `scripts/start.ts` spawned, named by the entry file on their command line. */
+/** The service processes `scripts/start.ts` spawned, named by the entry file on their command line (`ledger-files`: the ledger's worker role). */
 function childrenOf(parent: number): Record<string, number> {
   const found: Record<string, number> = {};
   for (const entry of readdirSync('/proc')) {
@@ -50,8 +50,11 @@ function childrenOf(parent: number): Record<string, number> {
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid !== parent) continue;
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const name = /services\/(\w+)\/src\/main\.ts/.exec(cmdline)?.[1];
-      if (name) found[name] = Number(entry);
+      const service = /services\/(\w+)\/src\/main\.ts/.exec(cmdline)?.[1];
+      if (!service) continue;
+      // the ledger's statement-file worker runs the ledger's main.ts in a role of its own
+      const files = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes('ROLE=worker');
+      found[files ? `${service}-files` : service] = Number(entry);
     } catch {
       // the process ended meanwhile
     }

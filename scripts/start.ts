@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { QUEUES } from '@finance/shared/queue/catalogue';
 import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
 
 /**
- * `npm start`: gateway, ledger, billing and insights with their workers (and, in development, Banco Sandbox) as
+ * `npm start`: gateway, ledger, billing and insights with their workers, the ledger's statement-file worker (its own
+ * process, so reading a file never competes with the API's requests) and, in development, Banco Sandbox, as
  * one process group on this machine, each with the runtime settings of scripts/runtime.sh, through which `npm start` runs this. The
  * database is created first; each service applies its own migrations. A service that exits on its own is
  * restarted after a growing delay while the others keep serving; five crashes of one service within a minute
@@ -11,7 +13,13 @@ import { afterCrash, DEFAULT_RESTART_POLICY } from './restart-policy.ts';
  * process (scripts/start-prepare.ts) whose memory is gone before the services start.
  */
 const SERVICES = ['ledger', 'billing', 'insights', 'gateway'] as const;
-type Service = (typeof SERVICES)[number] | 'sandbox';
+type Service = (typeof SERVICES)[number] | 'ledger-files' | 'sandbox';
+/** The ledger's statement-file worker role; the ledger process leaves that queue to it. */
+const ROLE_ENV: Partial<Record<Service, Record<string, string>>> = {
+  ledger: { WORKER_QUEUES: `-${QUEUES.statementFiles}` },
+  // its probes and /metrics on a port of its own the system picks
+  'ledger-files': { ROLE: 'worker', WORKER_QUEUES: QUEUES.statementFiles, PORT: '0' },
+};
 
 interface Prepared extends Record<(typeof SERVICES)[number], string> {
   /** Banco Sandbox's environment and the ledger's to reach it, when it runs (development). */
@@ -28,7 +36,7 @@ try {
   process.exit((err as { status?: number }).status || 1);
 }
 
-const names: Service[] = ports.sandbox ? [...SERVICES, 'sandbox'] : [...SERVICES];
+const names: Service[] = [...SERVICES, 'ledger-files', ...(ports.sandbox ? (['sandbox'] as const) : [])];
 const children = new Map<Service, ChildProcess>();
 const crashes = new Map<Service, number[]>(names.map((name) => [name, []]));
 const restarts = new Map<Service, NodeJS.Timeout>();
@@ -44,11 +52,17 @@ function stopAll(signal: NodeJS.Signals) {
 }
 
 function run(name: Service) {
+  const service = name === 'ledger-files' ? 'ledger' : name;
   const env =
-    name === 'sandbox'
+    service === 'sandbox'
       ? { ...process.env, ...ports.sandbox?.sandbox }
-      : { ...process.env, PORT: ports[name], ...(name === 'ledger' ? ports.sandbox?.ledger : {}) };
-  const script = name === 'sandbox' ? 'sandbox/src/main.ts' : `services/${name}/src/main.ts`;
+      : {
+          ...process.env,
+          PORT: ports[service],
+          ...(service === 'ledger' ? ports.sandbox?.ledger : {}),
+          ...ROLE_ENV[name],
+        };
+  const script = service === 'sandbox' ? 'sandbox/src/main.ts' : `services/${service}/src/main.ts`;
   const child = spawn(process.execPath, [script], { stdio: 'inherit', env });
   children.set(name, child);
   child.on('exit', (code, signal) => {

@@ -148,3 +148,62 @@ export function csvFile(rows: string[][], delimiter = ',', encoding: 'utf8' | 'l
     cell.includes(delimiter) || cell.includes('"') || cell.includes('\n') ? `"${cell.replaceAll('"', '""')}"` : cell;
   return Buffer.from(`${rows.map((row) => row.map(quote).join(delimiter)).join('\r\n')}\r\n`, encoding);
 }
+
+/** A hostile statement file: what it is, how it is sent, and the query it is read with. */
+export interface HostileFile {
+  name: string;
+  contentType: string;
+  query: string;
+  body: Buffer;
+}
+
+const TEN_MIB = 10 * 1024 * 1024;
+
+/** `unit` repeated up to just under 10 MiB (with `head` first and `tail` last). */
+const filled = (head: string, unit: string, tail = '') =>
+  Buffer.from(head + unit.repeat(Math.floor((TEN_MIB - head.length - tail.length - 1) / unit.length)) + tail, 'latin1');
+
+/**
+ * Files of just under 10 MiB made to cost a reader the most: a CSV of 40 header-less lines of 125,000 cells (once
+ * normalized per preset column in the header search), a CSV and an OFX read to their end whose every line is left
+ * out, an OFX of one endless tag-like run, one nested past any depth, and one made of elements named after
+ * properties every object has.
+ */
+export function hostileStatementFiles(): HostileFile[] {
+  const ofxHead = 'OFXHEADER:100\r\nDATA:OFXSGML\r\n\r\n<OFX>\r\n';
+  const statement = '<BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>BRL\r\n<BANKTRANLIST>\r\n';
+  const closing = '</BANKTRANLIST>\r\n</STMTRS></STMTTRNRS></BANKMSGSRSV1>\r\n</OFX>\r\n';
+  const cells = `${'a;'.repeat(125_000)}\n`;
+  return [
+    {
+      name: 'CSV of 40 lines of 125,000 cells',
+      contentType: 'text/csv',
+      query: 'preset=bradesco',
+      body: filled('', cells),
+    },
+    {
+      name: 'CSV whose every row is a balance',
+      contentType: 'text/csv',
+      query: 'preset=bradesco',
+      body: filled('Data;Histórico;Docto.;Crédito (R$);Débito (R$)\n', '05/01/26;SALDO DO DIA;1;;;\n'),
+    },
+    {
+      name: 'OFX of zero amounts',
+      contentType: 'application/x-ofx',
+      query: '',
+      body: filled(
+        ofxHead + statement,
+        '<STMTTRN><TRNTYPE>OTHER<DTPOSTED>20260105<TRNAMT>0,00<FITID>z<MEMO>Tarifa isenta\r\n</STMTTRN>\r\n',
+        closing,
+      ),
+    },
+    { name: 'OFX of one tag-like run', contentType: 'application/x-ofx', query: '', body: filled(`${ofxHead}<`, 'A') },
+    { name: 'OFX nested past any depth', contentType: 'application/ofx', query: '', body: filled(ofxHead, '<A>\n') },
+    {
+      name: 'OFX of elements named __proto__, constructor, prototype',
+      contentType: 'application/x-ofx',
+      query: '',
+      body: filled(ofxHead + statement, '<__proto__>x</constructor><prototype>\r\n</prototype>\r\n', closing),
+    },
+  ];
+}

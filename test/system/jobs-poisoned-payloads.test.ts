@@ -38,6 +38,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.recategorization]: 'ledger',
     [QUEUES.recurrence]: 'ledger',
     [QUEUES.cardMoves]: 'ledger',
+    [QUEUES.statementFiles]: 'ledger',
     [QUEUES.cardLedgerSync]: 'billing',
     [QUEUES.billingLedgerEvents]: 'billing',
     [QUEUES.webhookEvents]: 'insights',
@@ -160,6 +161,20 @@ describe('background jobs with poisoned payloads', () => {
       'move-cards',
       { context: { user_id: UNKNOWN_UUID, profile_id: null }, from_account_id: 'x' },
       'Movimentação de cartões inválida',
+    ],
+    [
+      'a statement file import without its job',
+      QUEUES.statementFiles,
+      'statement-file.import',
+      { context: { user_id: UNKNOWN_UUID, profile_id: null } },
+      'Tarefa de importação inválida: "background_job_id" is required',
+    ],
+    [
+      'a statement file import of a job nobody has',
+      QUEUES.statementFiles,
+      'statement-file.import',
+      { background_job_id: UNKNOWN_UUID, context: { user_id: UNKNOWN_UUID, profile_id: null } },
+      'Tarefa de importação desconhecida neste contexto',
     ],
     [
       'a card sync without its card',

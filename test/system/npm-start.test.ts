@@ -22,16 +22,36 @@ const groupAlive = (pgid: number): boolean => {
   }
 };
 
+/** Whether a process is the ledger's statement-file worker (the ledger's main.ts in a role of its own). */
+const isFilesWorker = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes('WORKER_QUEUES=ledger.statement-files');
+  } catch {
+    return false;
+  }
+};
+
 /** The pid of the process of the group running a service's main.ts (or another script), if one runs. */
 const servicePid = (pgid: number, service: string): number | null => {
   const script = service.endsWith('.ts') ? service : `services/${service}/src/main.ts`;
   const lines = execFileSync('ps', ['-eo', 'pid=,pgid=,args=']).toString().split('\n');
   for (const line of lines) {
     const [pid, group, ...args] = line.trim().split(/\s+/);
-    if (Number(group) === pgid && args.join(' ').includes(script)) return Number(pid);
+    if (Number(group) === pgid && args.join(' ').includes(script) && !isFilesWorker(Number(pid))) return Number(pid);
   }
   return null;
 };
+
+/** Every process of the group running a service's main.ts. */
+const servicePids = (pgid: number, service: string): number[] =>
+  execFileSync('ps', ['-eo', 'pid=,pgid=,args='])
+    .toString()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(
+      ([, group, ...args]) => Number(group) === pgid && args.join(' ').includes(`services/${service}/src/main.ts`),
+    )
+    .map(([pid]) => Number(pid));
 
 const answers = async (port: number, path = '/readyz') =>
   (await fetch(`http://127.0.0.1:${port}${path}`).catch(() => undefined))?.ok === true;
@@ -88,8 +108,9 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
     if (stdout) npm.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk.toString()));
     if (stderrFile !== undefined) closeSync(stderrFile);
     const pgid = npm.pid as number;
-    // the four start side by side: each answers on its own port
-    for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 30_000);
+    // the four start side by side (with the ledger's statement-file worker): each answers on its own port; six
+    // processes compiling at once on a busy two-core machine take up to 30 s
+    for (const port of [gateway, ledger, billing, insights]) await waitFor(() => answers(port), 60_000);
     await waitFor(() => answers(sandbox, '/.well-known/openid-configuration'), 30_000);
     return { npm, pgid, ports: { gateway, ledger, billing, insights } };
   }
@@ -115,14 +136,24 @@ describe('npm start (issue 2: one process group on PORT, stopped by SIGTERM; iss
       MALLOC_CONF: undefined,
       NODE_COMPILE_CACHE: undefined,
     });
-    for (const script of PROCESSES) {
-      const pid = servicePid(pgid, script) as number;
+    const ledgers = servicePids(pgid, 'ledger');
+    for (const pid of [...PROCESSES.map((script) => servicePid(pgid, script) as number), ...ledgers]) {
       const environ = environOf(pid);
       expect(environ).toContain('NODE_OPTIONS=--max-semi-space-size=4 --max-semi-space-size=16');
       expect(environ).toContain('MALLOC_CONF=background_thread:true,dirty_decay_ms:250,muzzy_decay_ms:0,narenas:1');
       expect(environ).toContain(`NODE_COMPILE_CACHE=${process.cwd()}/node_modules/.cache/node-compile-cache`);
-      expect({ script, jemalloc: onJemalloc(pid) }).toEqual({ script, jemalloc: systemJemalloc });
+      expect({ pid, jemalloc: onJemalloc(pid) }).toEqual({ pid, jemalloc: systemJemalloc });
     }
+    // the ledger leaves its statement files to a worker process of their own
+    const roles = ledgers.map((pid) =>
+      environOf(pid)
+        .filter((entry) => /^(ROLE|WORKER_QUEUES)=/.test(entry))
+        .sort(),
+    );
+    expect(roles.sort()).toEqual([
+      ['ROLE=worker', 'WORKER_QUEUES=ledger.statement-files'],
+      ['WORKER_QUEUES=-ledger.statement-files'],
+    ]);
     process.kill(pgid, 'SIGTERM');
     await waitFor(async () => !groupAlive(pgid), 25_000);
   }, 70_000);

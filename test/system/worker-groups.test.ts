@@ -13,6 +13,13 @@ describe('worker groups: WORKER_QUEUES picks the queues a worker process consume
     );
   });
 
+  it('when WORKER_QUEUES names queues with a leading -, then every queue but those is consumed; mixing both forms or an unknown name refuses the start', () => {
+    const allBut = workerQueueFilter('-ledger.statement-files');
+    expect([allBut('ledger.statement-files'), allBut('ledger.imports'), allBut('outbox')]).toEqual([false, true, true]);
+    expect(() => workerQueueFilter('-ledger.statement-files,ledger.imports')).toThrow('not both');
+    expect(() => workerQueueFilter('-ledger.statement-file')).toThrow('unknown queue(s) ledger.statement-file');
+  });
+
   describe('a ledger worker limited to the recurrence queue', () => {
     let stack: TestStack;
     beforeAll(async () => {

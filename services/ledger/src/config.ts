@@ -10,6 +10,7 @@ export interface LedgerConfig extends CommonConfig {
   BANK_LOGO_BASE_URL: string;
   RECATEGORIZATION_LOCK_MS: number;
   RECATEGORIZATION_LANES: number;
+  STATEMENT_FILES_LOCK_MS: number;
   BILL_READS_IN_FLIGHT: number;
   OPEN_BANKING_PARTICIPANTS?: string;
   OPEN_BANKING_CLIENTS?: string;
@@ -52,6 +53,13 @@ export const ledgerConfigSchema = Joi.object<LedgerConfig>({
     .default(2)
     .description(
       'Id ranges a rule applied to history is split into, walked side by side by its job, each on its own database connection (at most one per 5,000 matches): PostgreSQL runs one UPDATE on one core, so two lanes use two',
+    ),
+  STATEMENT_FILES_LOCK_MS: Joi.number()
+    .integer()
+    .min(1000)
+    .default(30000)
+    .description(
+      "Lock of a running statement file import and its stalled-check interval: a killed worker's import is taken over by another within about twice this, and goes on from its last batch",
     ),
   BILL_READS_IN_FLIGHT: Joi.number()
     .integer()

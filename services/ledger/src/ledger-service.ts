@@ -4,6 +4,7 @@ import type { LedgerConfig } from './config.ts';
 import { AccountSchema } from './data-access/entities/account.ts';
 import { referenceEntities } from './data-access/entities/reference-entities.ts';
 import { ledgerMigrations } from './data-access/migrations/index.ts';
+import { statementFileStore } from './domain/statements/file-store.ts';
 import { mountAccountRoutes } from './entry-points/http/account-routes.ts';
 import { mountCategorizationRuleRoutes } from './entry-points/http/categorization-rule-routes.ts';
 import { mountInternalBillingRoutes } from './entry-points/http/internal-billing-routes.ts';
@@ -20,6 +21,7 @@ import { startImportWorker } from './entry-points/jobs/import-worker.ts';
 import { startOpenBankingSyncWorker } from './entry-points/jobs/open-banking-sync-worker.ts';
 import { startRecategorizationWorker } from './entry-points/jobs/recategorization-worker.ts';
 import { startRecurrenceWorker } from './entry-points/jobs/recurrence-worker.ts';
+import { startStatementFileWorker } from './entry-points/jobs/statement-file-worker.ts';
 
 /** Ledger: accounts, categories, transactions, rules and imports, in the `ledger` schema. */
 export const ledgerService: ServiceDefinition<LedgerConfig> = {
@@ -40,10 +42,12 @@ export const ledgerService: ServiceDefinition<LedgerConfig> = {
     mountOpenBankingRoutes(app, runtime);
     mountStatementRoutes(app, runtime);
   },
+  fileStore: (runtime) => statementFileStore(() => runtime.orm.em.fork()),
   startWorkers: async (runtime) => [
     await startRecurrenceWorker(runtime),
     startRecategorizationWorker(runtime),
     startImportWorker(runtime),
+    startStatementFileWorker(runtime),
     startConsentRevocationWorker(runtime),
     startCardMovesWorker(runtime),
     await startOpenBankingSyncWorker(runtime),

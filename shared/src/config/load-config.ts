@@ -53,7 +53,7 @@ export const commonConfigKeys = {
     .pattern(/^[\w.-]+(,[\w.-]+)*$/)
     .optional()
     .description(
-      'Worker role: the queues this process consumes, comma-separated (`outbox` is the outbox relay); unset: every queue of the service',
+      'Worker role: the queues this process consumes, comma-separated (`outbox` is the outbox relay), or every queue of the service but those named with a leading `-` (`-ledger.statement-files`); unset: every queue of the service',
     ),
   WORKER_CONCURRENCY: Joi.number()
     .integer()

@@ -14,8 +14,9 @@ export interface ResponseContract {
 }
 
 /**
- * A route whose body is a file (a bank statement), not JSON: the gateway takes it as bytes in one of these
- * media types (others are 415) up to the route's `bodyLimit`, and forwards it to the service as sent.
+ * A route whose body is a file (a bank statement), not JSON: the gateway passes its bytes on as they arrive, in
+ * one of these media types (others are 415), up to the route's `bodyLimit` (413 beyond); the owning service
+ * stores them as they arrive (`ServiceDefinition.fileStore`) and its handler gets a `ReceivedFile`.
  */
 export interface FileBody {
   mediaTypes: string[];
@@ -57,7 +58,7 @@ export interface RouteContract<
   public?: boolean;
   /** Request body size limit when larger than the default 1 MiB. */
   bodyLimit?: string;
-  /** The body is a file in one of these media types (`body` is then `Joi.binary()`, the handler gets a Buffer). */
+  /** The body is a file in one of these media types (`body` is then `receivedFile()`, the handler gets a `ReceivedFile`). */
   file?: FileBody;
   params?: Joi.ObjectSchema<P>;
   query?: Joi.ObjectSchema<Q>;
@@ -89,6 +90,10 @@ export const defineRoute = <
 >(
   route: RouteContract<P, Q, B, Id>,
 ): RouteContract<P, Q, B, Id> => route;
+
+/** A route's body limit in bytes: its `bodyLimit` (`10mb`), else the default 1 MiB. */
+export const bodyLimitBytes = (route: Pick<AnyRoute, 'bodyLimit'>): number =>
+  Number(/^(\d+)mb$/.exec(route.bodyLimit ?? '')?.[1] ?? 1) * 1024 * 1024;
 
 export const scopeFor = (method: HttpMethod): 'read' | 'write' => (method === 'get' ? 'read' : 'write');
 

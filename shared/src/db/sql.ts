@@ -13,9 +13,7 @@ export function runSql<T = Record<string, unknown>>(
   sql: string,
   params: readonly unknown[] = [],
 ): Promise<T[]> {
-  if (params.some((param) => typeof param === 'string' && param.length > BOUND_PARAMETER_CHARS)) {
-    return runBound<T>(em, sql, params);
-  }
+  if (params.some(sentBound)) return runBound<T>(em, sql, params);
   return em.getConnection().execute<T[]>(sql, params as unknown[], 'all', em.getTransactionContext());
 }
 
@@ -25,8 +23,12 @@ export function runSql<T = Record<string, unknown>>(
  */
 const BOUND_PARAMETER_CHARS = 64 * 1024;
 
+/** A long text, or bytes (`bytea`: a stored file's piece, which MikroORM would inline as text). */
+const sentBound = (param: unknown) =>
+  (typeof param === 'string' && param.length > BOUND_PARAMETER_CHARS) || Buffer.isBuffer(param);
+
 /**
- * `runSql` with its long text parameters bound by the driver (`$n`) and the others inlined by MikroORM as always
+ * `runSql` with its long text and byte parameters bound by the driver (`$n`) and the others inlined by MikroORM as always
  * (an inlined `5` stays an integer where a bound one would leave PostgreSQL guessing its type), on the same
  * transaction (or pool), through the ORM's statement hook and logged alike.
  */
@@ -41,7 +43,7 @@ async function runBound<T>(em: EntityManager, sql: string, params: readonly unkn
     // MikroORM's own rules: `\?` is a literal question mark, `??` an identifier
     const width = statement[at - 1] === '\\' ? 0 : statement[at + 1] === '?' ? 2 : 1;
     const param = width === 0 ? undefined : params[index++];
-    if (width === 1 && typeof param === 'string' && param.length > BOUND_PARAMETER_CHARS) {
+    if (width === 1 && sentBound(param)) {
       bound.push(param);
       text += `${statement.slice(pos, at)}$${bound.length}`;
     } else {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /** Another service's answer: its status, headers and body chunks as the socket delivered them. */
@@ -13,7 +14,8 @@ export interface ExchangeOptions {
   /** Path and query, from the origin's root. */
   path: string;
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** A stream is sent as it is read (a file passed on by the gateway). */
+  body?: string | Buffer | Readable;
   /** How long the answer's headers, then each gap in its body, may take (undici's defaults otherwise). */
   timeoutMs?: number;
 }

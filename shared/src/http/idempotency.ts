@@ -15,6 +15,7 @@ import {
   sweepAnswers,
 } from '../db/idempotency-records.ts';
 import { conflict } from '../errors/app-error.ts';
+import { ReceivedFile } from './received-file.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -40,8 +41,14 @@ export const idempotencyTestHooks: {
 
 /** Method, path with query string, context and SHA-256 of the body (JSON, or a file's bytes): what a repeat must match to be replayed. */
 export function fingerprintOf(req: Request, ctx: CallerContext): string {
-  const body = req.body === undefined ? '' : Buffer.isBuffer(req.body) ? req.body : JSON.stringify(req.body);
-  return `${req.method} ${req.originalUrl} ${contextKey(ctx)} ${createHash('sha256').update(body).digest('hex')}`;
+  // a file stored as it arrived was hashed on the way
+  const digest =
+    req.body instanceof ReceivedFile
+      ? req.body.sha256
+      : createHash('sha256')
+          .update(req.body === undefined ? '' : JSON.stringify(req.body))
+          .digest('hex');
+  return `${req.method} ${req.originalUrl} ${contextKey(ctx)} ${digest}`;
 }
 
 /**

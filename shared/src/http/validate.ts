@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import Joi from 'joi';
 import { AppError, type FieldError } from '../errors/app-error.ts';
 import { joiMessagesPt } from './joi-messages.ts';
+import { ReceivedFile } from './received-file.ts';
 
 /** Fields a client may send but never sets (docs/decisions.md §2): dropped before validation. */
 const SERVER_OWNED = ['id', 'user_id', 'profile_id', 'createdAt', 'updatedAt'];
@@ -78,7 +79,7 @@ function nulDetails(part: string, value: unknown): FieldError[] {
   };
   const walk = (item: unknown) => {
     // a file body (statements) is bytes, not text fields
-    if (Buffer.isBuffer(item)) return;
+    if (item instanceof ReceivedFile) return;
     if (typeof item === 'string') {
       if (item.includes('\u0000')) add();
       return;
@@ -98,7 +99,7 @@ function nulDetails(part: string, value: unknown): FieldError[] {
 /** The body object, or each object of a body array (the DRE mapping), without the server-owned fields. */
 export function stripServerOwned(body: unknown): unknown {
   if (Array.isArray(body)) return body.map((item) => (Array.isArray(item) ? item : stripServerOwned(item)));
-  if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return body;
+  if (!body || typeof body !== 'object' || body instanceof ReceivedFile) return body;
   const copy = { ...(body as Record<string, unknown>) };
   for (const key of SERVER_OWNED) delete copy[key];
   return copy;

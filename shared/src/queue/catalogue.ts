@@ -13,6 +13,8 @@ export const QUEUES = {
   recurrence: 'ledger.recurrence',
   recategorization: 'ledger.recategorization',
   imports: 'ledger.imports',
+  /** A statement file's import (`StatementFileJob`): the file read from where it was stored, its entries through the pipeline. */
+  statementFiles: 'ledger.statement-files',
   consentRevocation: 'ledger.consent-revocation',
   /** One sync of an Open Finance connection (job `open-banking.sync`), and the scheduler's run over every ACTIVE one. */
   openBankingSync: 'ledger.open-banking-sync',
@@ -321,6 +323,9 @@ export interface ImportJob {
   background_job_id: string;
   context: ContextRef;
 }
+
+/** A statement file's import: its background job, whose file the job reads (job id = background job id). */
+export type StatementFileJob = ImportJob;
 
 /** The one place that sets retry, backoff and retention for every job. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {

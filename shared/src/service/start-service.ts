@@ -2,17 +2,17 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Processor, Worker } from 'bullmq';
-import { type Express, json, raw } from 'express';
+import { type Express, json } from 'express';
 import type { Redis } from 'ioredis';
 import type { CommonConfig } from '../config/load-config.ts';
 import { publicRoutes } from '../contracts/index.ts';
 import { internalRoutes } from '../contracts/internal/index.ts';
-import { STATEMENT_FILE } from '../contracts/ledger/statements.ts';
-import type { ServiceName } from '../contracts/route.ts';
+import { type AnyRoute, bodyLimitBytes, type ServiceName } from '../contracts/route.ts';
 import { closeOrm, initOrm, type MigrationList, migrateSchema, type OrmOptions, pingDatabase } from '../db/orm.ts';
 import { createApp } from '../http/create-app.ts';
 import { idempotentWrites } from '../http/idempotency.ts';
 import { verifyJsonDepth } from '../http/json-depth.ts';
+import { type FileStore, receiveFile } from '../http/received-file.ts';
 import { type DrainState, drainAndClose, listen } from '../http/server.ts';
 import { requireContext, unmountedContracts } from '../http/service-routes.ts';
 import { createLogger, type Logger } from '../logger.ts';
@@ -55,6 +55,8 @@ export interface ServiceDefinition<C extends ServiceConfig = ServiceConfig> {
   migrations: MigrationList;
   hasOutbox?: boolean;
   mountRoutes: (app: Express, runtime: ServiceRuntime<C>) => void;
+  /** Where the bodies of its file routes (`RouteContract.file`) are stored as they arrive; required when it has one. */
+  fileStore?: (runtime: ServiceRuntime<C>) => FileStore;
   startWorkers?: (runtime: ServiceRuntime<C>) => Promise<Array<Worker | { close(): Promise<void> }>>;
 }
 
@@ -170,8 +172,12 @@ export async function startService<C extends ServiceConfig>(
         express.use(requireContext(config.INTERNAL_SECRET));
         // the gateway already enforced the public size limits; this bounds internal calls
         express.use(json({ limit: '12mb', verify: verifyJsonDepth }));
-        // statement files arrive as the client sent them, before idempotency fingerprints the body
-        express.use(raw({ limit: '12mb', type: STATEMENT_FILE.mediaTypes }));
+        // a file is stored as it arrives, hashed on the way, before idempotency fingerprints the body
+        for (const route of fileRoutesOf(definition.name)) {
+          if (!definition.fileStore) throw new Error(`${definition.name} has file routes but no fileStore`);
+          const store = definition.fileStore(runtime);
+          express[route.method](route.path, receiveFile(store, route.file.mediaTypes, bodyLimitBytes(route), logger));
+        }
         express.use(idempotentWrites(orm, logger, definition.name));
         definition.mountRoutes(express, runtime);
         refuseUnservedContracts(express, definition.name);
@@ -206,6 +212,12 @@ export async function startService<C extends ServiceConfig>(
   };
 }
 
+/** The public routes of a service whose body is a file. */
+const fileRoutesOf = (service: ServiceName) =>
+  publicRoutes.filter(
+    (route): route is AnyRoute & { file: NonNullable<AnyRoute['file']> } => route.service === service && !!route.file,
+  );
+
 /** A process serving HTTP answers every contract (public or internal) its service owns, or it does not start. */
 export function refuseUnservedContracts(app: Express, service: ServiceName): void {
   const missing = unmountedContracts(app, service, [...publicRoutes, ...internalRoutes]);
@@ -215,14 +227,20 @@ export function refuseUnservedContracts(app: Express, service: ServiceName): voi
 }
 
 /**
- * Which queues a worker process consumes (WORKER_QUEUES, comma-separated; `outbox` is the relay):
- * every one when unset. An unknown name refuses the start, so a typo cannot leave a queue unserved.
+ * Which queues a worker process consumes (WORKER_QUEUES, comma-separated; `outbox` is the relay): every one when
+ * unset; every one but those named with a leading `-` (`-ledger.statement-files`: another process reads the files).
+ * An unknown name refuses the start, so a typo cannot leave a queue unserved; so does a list mixing both forms.
  */
 export function workerQueueFilter(list: string | undefined): (name: string) => boolean {
   if (!list) return () => true;
-  const names = new Set(list.split(',').map((name) => name.trim()));
+  const given = list.split(',').map((name) => name.trim());
+  const excluded = new Set(given.filter((name) => name.startsWith('-')).map((name) => name.slice(1)));
+  const names = new Set(given.filter((name) => !name.startsWith('-')));
+  if (excluded.size > 0 && names.size > 0) {
+    throw new Error(`WORKER_QUEUES: name the queues to consume, or those to leave out with '-', not both (${list})`);
+  }
   const known = new Set<string>([...Object.values(QUEUES), 'outbox']);
-  const unknown = [...names].filter((name) => !known.has(name));
+  const unknown = [...names, ...excluded].filter((name) => !known.has(name));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES: unknown queue(s) ${unknown.join(', ')}`);
-  return (name) => names.has(name);
+  return excluded.size > 0 ? (name) => !excluded.has(name) : (name) => names.has(name);
 }

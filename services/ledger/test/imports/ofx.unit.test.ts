@@ -1,8 +1,17 @@
 import fc from 'fast-check';
-import { ofxDay, parseOfx, sgmlToXml } from '../../src/domain/statements/ofx.ts';
+import { OFX_MAX_DEPTH, OFX_MAX_TEXT, OfxReader, ofxDay } from '../../src/domain/statements/ofx.ts';
 import { StatementRejected } from '../../src/domain/statements/statement-text.ts';
 
 const SP = 'America/Sao_Paulo';
+
+/** A whole file through the streaming reader, in pieces of `size` characters. */
+function parseOfx(file: string, timeZone: string, size = file.length || 1) {
+  const reader = new OfxReader(timeZone);
+  const transactions = [];
+  for (let at = 0; at < file.length; at += size) transactions.push(...reader.write(file.slice(at, at + size)));
+  const end = reader.end();
+  return { ...end.statement, transactions: [...transactions, ...end.transactions] };
+}
 
 const sgml = (transactions: string, extra = '') =>
   [
@@ -43,11 +52,63 @@ describe('OFX statements', () => {
     },
   );
 
-  it('when an SGML file has unclosed elements, closed ones, escapes and empty elements, then the XML keeps its lines', () => {
-    const body = '<OFX>\n<A>\n<B>1,50\n<C>M&M <3</C>\n<D>\n<E>x &amp; y\n</A>\n</OFX>';
-    const xml = sgmlToXml(body);
-    expect(xml).toBe('<OFX>\n<A>\n<B>1,50</B>\n<C>M&amp;M &lt;3</C>\n<D></D>\n<E>x &amp; y</E>\n</A>\n</OFX>');
-    expect(xml.split('\n')).toHaveLength(body.split('\n').length);
+  it('when many dates are read, then each is the day a fresh formatter gives, across daylight-saving changes and odd offsets', () => {
+    const zones = ['America/Sao_Paulo', 'America/New_York', 'Asia/Kathmandu', 'Pacific/Chatham', 'Australia/Lord_Howe'];
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.UTC(2015, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        (zone, instant) => {
+          const at = new Date(instant);
+          const text = `${at.getUTCFullYear()}${pad(at.getUTCMonth() + 1)}${pad(at.getUTCDate())}${pad(at.getUTCHours())}${pad(at.getUTCMinutes())}${pad(at.getUTCSeconds())}[0:GMT]`;
+          const fresh = new Intl.DateTimeFormat('en-CA', {
+            timeZone: zone,
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+          });
+          expect(ofxDay(text, zone)).toBe(fresh.format(Math.floor(instant / 1000) * 1000));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('when an SGML file has unclosed elements, closed ones, escapes and empty elements, then each value is read whole, on the file lines', () => {
+    const statement = parseOfx(
+      sgml(
+        '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105<TRNAMT>-1,50\n<CHECKNUM>\n<NAME>M&M <3</NAME>\n<MEMO>x &amp; y &#233; &foo;\n</STMTTRN>',
+      ),
+      SP,
+    );
+    expect(statement.transactions).toEqual([
+      expect.objectContaining({ line: 10, cents: -150, name: 'M&M <3', memo: 'x & y é &foo;', checkNumber: null }),
+    ]);
+  });
+
+  it('when a leaf element is closed by another name or not at all, then it is read as mainstream OFX readers read it', () => {
+    const statement = parseOfx(
+      sgml(
+        '<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTUSER>20240104</DTPOSTED><DTPOSTED>20240105</DTUSER><TRNAMT>-1<FITID>a</FITID><MEMO>pão</NAME>\n</STMTTRN>',
+      ),
+      SP,
+    );
+    expect(statement.transactions).toEqual([expect.objectContaining({ date: '2024-01-05', cents: -100, memo: 'pão' })]);
+  });
+
+  it('when a file is read in pieces of any size, then it reads the same as whole', () => {
+    const file = sgml(
+      '<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105120000[-3:BRT]<TRNAMT>-1.234,56<FITID>a<NAME>Padaria<MEMO>pão &amp; leite\n</STMTTRN>\n' +
+        '<!-- um comentário -->\n<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>20240106<TRNAMT>0.10<FITID>b<MEMO>Pix <3\n</STMTTRN>',
+      '<LEDGERBAL><BALAMT>-99,90<DTASOF>20240131</LEDGERBAL>',
+    );
+    const whole = parseOfx(file, SP);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 80 }), (size) => {
+        expect(parseOfx(file, SP, size)).toEqual(whole);
+      }),
+    );
   });
 
   it('when a bank statement is parsed, then amounts, dates, names, FITIDs and LEDGERBAL come out exact', () => {
@@ -101,8 +162,45 @@ describe('OFX statements', () => {
   });
 
   it('when the structure is broken, then the error names the line of the file', () => {
-    const file = sgml('<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105<TRNAMT>-1<FITID>a\n</STMTTRX>');
-    expect(() => parseOfx(file, SP)).toThrow(/^linha 11: OFX malformado/);
+    // an aggregate left open, a closing tag that closes nothing, a file that ends early
+    const open = sgml('<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105<TRNAMT>-1<FITID>a');
+    expect(() => parseOfx(open, SP)).toThrow('linha 11: OFX malformado: <STMTTRN> da linha 10 não foi fechado');
+    const stray = sgml('<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105<TRNAMT>-1<FITID>a\n</STMTTRN>\n</STMTTRX>');
+    expect(() => parseOfx(stray, SP)).toThrow(
+      'linha 12: OFX malformado: </STMTTRX> fecha um elemento que não está aberto',
+    );
+    const cut = sgml('<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20240105').split('</BANKTRANLIST>')[0];
+    expect(() => parseOfx(cut, SP)).toThrow(
+      /^linha \d+: OFX malformado: o arquivo termina com <OFX> \(linha 6\) aberto/,
+    );
+  });
+
+  it('when elements nest deeper than the limit, or a name is a property of every object, then it is refused or read, never a crash', () => {
+    const deep = (levels: number) =>
+      sgml(`${'<A>'.repeat(levels)}${'</A>'.repeat(levels)}`).replace('<BANKTRANLIST>', '<BANKTRANLIST>\n');
+    expect(() => parseOfx(deep(OFX_MAX_DEPTH), SP)).toThrow(
+      `OFX malformado: mais de ${OFX_MAX_DEPTH} elementos aninhados`,
+    );
+    expect(() => parseOfx(deep(OFX_MAX_DEPTH - 10), SP)).not.toThrow();
+    const names = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'];
+    const odd = sgml(
+      `<STMTTRN>${names.map((name) => `<${name}>x</${name}><${name}>`).join('')}<TRNTYPE>DEBIT<DTPOSTED>20240105<TRNAMT>-1<MEMO>ok\n</STMTTRN>`,
+    );
+    expect(parseOfx(odd, SP).transactions).toEqual([expect.objectContaining({ cents: -100, memo: 'ok' })]);
+    expect(() => parseOfx(sgml('<__proto__>\n</constructor>'), SP)).toThrow(StatementRejected);
+  });
+
+  it('when a value is longer than the limit, then the file is refused naming its line and quoting no more than a few characters', () => {
+    const long = sgml(`<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>${'2'.repeat(OFX_MAX_TEXT + 1)}\n</STMTTRN>`);
+    expect(() => parseOfx(long, SP, 4096)).toThrow(/^linha 10: texto de mais de/);
+    const bad = sgml(`<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>${'2'.repeat(1000)}<TRNAMT>-1\n</STMTTRN>`);
+    let message = '';
+    try {
+      parseOfx(bad, SP);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^linha 10: DTPOSTED inválido: '2{40}…'$/);
   });
 
   it('when a file holds two statements or none, then it is refused', () => {

@@ -69,6 +69,7 @@ describe('statement files (OFX and CSV) through the import pipeline', () => {
       reconciliation_suggestions: 0,
       categorized: 0,
       skipped: [{ line: expect.any(Number), reason: 'lançamento sem valor' }],
+      skipped_count: 1,
       ledger_balance: { statement: 123_328_343, ledger: 123_328_343, as_of: '2026-01-31', matches: true },
     });
     expect(await rowsOf(account)).toEqual([
@@ -410,10 +411,15 @@ describe('statement files (OFX and CSV) through the import pipeline', () => {
       message: expect.stringContaining(`linha ${brokenLine}: TRNAMT inválido`),
       details: [{ field: `linha ${brokenLine}`, message: expect.any(String) }],
     });
-    const unclosed = Buffer.from(broken.toString('latin1').replace('</STMTRS>', '</STMTRX>'), 'latin1');
+    // the file is read in order: its first problem is the one named
+    const readable = ofxFile([{ fitid: 'm1', date: '2026-01-05', amount: '-10,00', memo: 'ok' }]).toString('latin1');
+    const unclosed = Buffer.from(readable.replace('</STMTRS>', '</STMTRX>'), 'latin1');
     const structure = await importStatement(tenant.api, accountPath(account), unclosed);
     expect(structure.response.status).toBe(400);
-    expect(structure.response.body.message).toMatch(/^Arquivo de extrato inválido: linha \d+: OFX malformado/);
+    const closing = readable.split('\r\n').findIndex((line) => line.includes('</STMTRS>')) + 1;
+    expect(structure.response.body.message).toBe(
+      `Arquivo de extrato inválido: linha ${closing}: OFX malformado: </STMTRX> fecha um elemento que não está aberto`,
+    );
     const csv = await importStatement(
       tenant.api,
       `${accountPath(account)}?preset=nubank-conta`,

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { ReceivedFile } from '../../http/received-file.ts';
 import { errorSchema, idParams } from '../common.ts';
 import { defineRoute, type FileBody } from '../route.ts';
 import { jobSchema } from './jobs.ts';
@@ -51,7 +52,8 @@ export const statementResultSchema = Joi.object({
   skipped: Joi.array()
     .items(Joi.object({ line: Joi.number().integer().allow(null).required(), reason: Joi.string().required() }))
     .required()
-    .description('Each line not imported, with why'),
+    .description('The lines not imported, with why, in file order: the first 1,000'),
+  skipped_count: Joi.number().integer().required().description('How many lines were not imported'),
   ledger_balance: Joi.object({
     statement: Joi.number().integer().required().description('`LEDGERBAL` of the file, cents'),
     ledger: Joi.number().integer().required().description("The account's balance at that day after the import, cents"),
@@ -119,11 +121,11 @@ const statementQuery = Joi.object<StatementQuery>({
 const jobAnswer = Joi.object({ job: jobSchema.required() }).label('StatementImportAccepted');
 
 const DESCRIPTION = [
-  'The body is the file itself (`curl --data-binary @extrato.ofx -H "content-type: application/x-ofx"`), up to 10 MiB (413 above); other content types are 415. Every entry goes through the import pipeline shared with bank connections and the JSON import (docs/decisions.md §9).',
-  "**OFX**: 1.0.2 (SGML) and 2.x (XML); bank (`STMTRS`) and credit-card (`CCSTMTRS`) statements, one per file; UTF-8 or Latin-1 (`CHARSET:1252`/ISO-8859-1: the bytes decide); amounts with a decimal comma or dot; dates with a time zone in brackets (`20240105120000[-3:BRT]`) are the context's calendar day of that instant. A file with a DTD, an entity declaration or any `<!`/`<?` declaration other than the XML and OFX headers is refused before it is parsed. `LEDGERBAL` of a bank statement is compared with the account's balance at its day after the import (`ledger_balance` in the result; a difference is reported, not refused).",
-  '**CSV**: `preset` reads a bank export (`nubank-conta`, `nubank-cartao`, `itau`, `bradesco`, `banco-do-brasil`, `caixa`, `santander`, `inter`, `c6-cartao`); or map the columns by header name: `date_column`, `description_column`, `amount_column` (or `credit_column` + `debit_column`), optional `id_column`, `date_format`, `decimal_separator`, `delimiter`, `expense_sign`. Rows above the header are passed over; balance and total rows, rows without a date and zero amounts are skipped and listed with their reason.',
-  "Deduplication: an entry is keyed by the bank's id (OFX `FITID`, the CSV id column) together with its date, amount and direction, so re-importing a file or an overlapping one creates only what is new and a bank that repeats one id on different entries loses none; an entry a bank connection (or another file format) already brought is recognised by the matching rule (same account or card, amount and direction, dates at most 5 days apart) and not created again. An entry that settles an unpaid manual forecast reconciles it when `auto_reconcile_enabled`, else is counted in `reconciliation_suggestions` (`GET /v1/reconciliation/suggestions`). Enabled categorization rules categorize new entries.",
-  "A file that cannot be read is 400 with the line in `message` and `details` (nothing written). Otherwise the import runs on the import worker: **200** `{job}` when it finishes within 5 s, else **202** `{job}` to poll at `GET /v1/jobs/{id}`; the finished job's `result` is a `StatementImportResult` (created, updated, duplicates, reconciled and skipped lines with their reasons).",
+  'The body is the file itself (`curl --data-binary @extrato.ofx -H "content-type: application/x-ofx"`), up to 10 MiB (413 above); other content types are 415. It is stored as it arrives and read by the statement-file worker, never in the request. Every entry goes through the import pipeline shared with bank connections and the JSON import (docs/decisions.md §9).',
+  "**OFX**: 1.0.2 (SGML) and 2.x (XML); bank (`STMTRS`) and credit-card (`CCSTMTRS`) statements, one per file; UTF-8 or Latin-1 (`CHARSET:1252`/ISO-8859-1: the bytes decide); amounts with a decimal comma or dot; dates with a time zone in brackets (`20240105120000[-3:BRT]`) are the context's calendar day of that instant. Read as mainstream OFX readers read it: a value ends at the next tag, and a closing tag right after a value closes it whatever its name (`<DTUSER>20240105</DTPOSTED>`). A file with a DTD, an entity declaration or any `<!`/`<?` declaration other than the XML and OFX headers is refused. Values of at most 32 KiB, elements nested at most 100 deep. `LEDGERBAL` of a bank statement is compared with the account's balance at its day after the import (`ledger_balance` in the result; a difference is reported, not refused).",
+  '**CSV**: `preset` reads a bank export (`nubank-conta`, `nubank-cartao`, `itau`, `bradesco`, `banco-do-brasil`, `caixa`, `santander`, `inter`, `c6-cartao`); or map the columns by header name: `date_column`, `description_column`, `amount_column` (or `credit_column` + `debit_column`), optional `id_column`, `date_format`, `decimal_separator`, `delimiter`, `expense_sign`. The header is looked for in the first 40 rows; rows above it are passed over; balance and total rows, rows without a date and zero amounts are skipped and listed with their reason. Lines of at most 32 KiB and 200 columns.',
+  "Deduplication: an entry is keyed by the bank's id (OFX `FITID`, the CSV id column) together with its date, amount and direction (without an id, by its description), so re-importing a file or an overlapping one creates only what is new and a bank that repeats one id on different entries loses none; a key longer than 200 characters is kept as its SHA-256. An entry a bank connection (or another file format) already brought is recognised by the matching rule (same account or card, amount and direction, dates at most 5 days apart) and not created again. An entry that settles an unpaid manual forecast reconciles it when `auto_reconcile_enabled`, else is counted in `reconciliation_suggestions` (`GET /v1/reconciliation/suggestions`). Enabled categorization rules categorize new entries. The same bytes imported again the same way (options and time zone) into the same account or card after a completed import are not read again: the job completes with every entry counted in `duplicates`.",
+  "A file whose first bytes already cannot be read (empty, binary, a CSV without preset or mapping) is 400 at once. A file up to 1 MiB is waited for up to 5 s: **200** `{job}` when its import finished, **400** with the line in `message` and `details` when it cannot be read (nothing written, no job left), else **202**. A larger file is answered **202** `{job}` at once; if it cannot be read, its job fails with `error` naming the line, nothing written. Poll `GET /v1/jobs/{id}`: while it runs, `progress` and `result.lines_read` (the file's lines read so far); the finished job's `result` is a `StatementImportResult` (created, updated, duplicates, reconciled and skipped lines with their reasons).",
 ].join('\n\n');
 
 const statementRoute = <const Id extends string>(operationId: Id, path: string, holder: string) =>
@@ -137,9 +139,7 @@ const statementRoute = <const Id extends string>(operationId: Id, path: string, 
     description: DESCRIPTION,
     bodyLimit: '10mb',
     file: STATEMENT_FILE,
-    body: Joi.binary()
-      .min(1)
-      .max(10 * 1024 * 1024),
+    body: Joi.object<ReceivedFile>().instance(ReceivedFile),
     params: idParams,
     query: statementQuery,
     responses: {

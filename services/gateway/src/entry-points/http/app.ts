@@ -1,4 +1,4 @@
-import type { AnyRoute, ServiceName } from '@finance/shared/contracts/route';
+import { type AnyRoute, bodyLimitBytes, type ServiceName } from '@finance/shared/contracts/route';
 import { pingDatabase } from '@finance/shared/db/orm';
 import { createApp } from '@finance/shared/http/create-app';
 import { OutageLog } from '@finance/shared/http/dependency-outage';
@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from '../../config.ts';
 import type { KeyCache } from '../../domain/key-cache.ts';
 import { authenticate } from './authenticate.ts';
-import { authorize, requireJson, requireMediaType } from './authorize.ts';
+import { authorize, refuseLargerThan, requireJson, requireMediaType } from './authorize.ts';
 import { docsRouter } from './docs.ts';
 import { idempotent } from './idempotency.ts';
 import { proxyTo } from './proxy.ts';
@@ -98,13 +98,14 @@ export function createGatewayApp(deps: GatewayDeps): Express {
       for (const route of routes) {
         const { service } = route;
         if (service === 'gateway' || route.public) continue;
+        // a statement file (in its media types only) is passed on as it arrives, never held whole here
+        const fileLimit = route.file ? bodyLimitBytes(route) : undefined;
         const forward = idempotent(
-          proxyTo(upstream[service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[service]),
+          proxyTo(upstream[service], config.INTERNAL_SECRET, config.UPSTREAM_TIMEOUT_MS, outages[service], fileLimit),
         );
         const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
-        // a statement file is taken as bytes (in its media types only) and forwarded as sent
         const body = route.file
-          ? [requireMediaType(route.file.mediaTypes), express.raw({ limit, type: route.file.mediaTypes })]
+          ? [requireMediaType(route.file.mediaTypes), refuseLargerThan(bodyLimitBytes(route))]
           : [requireJson, express.json({ limit, strict: false, type: JSON_TYPES, verify: verifyJsonDepth })];
         app[route.method](route.path, authorize(route), ...body, forward);
       }

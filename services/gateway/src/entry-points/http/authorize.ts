@@ -30,6 +30,18 @@ export function requireJson(req: Request, _res: Response, next: NextFunction) {
 }
 
 /** A file route's body in one of its media types, else 415 naming them (a body is required). */
+/** A body whose declared length is over `limit` bytes is 413 before a byte of it is read (a chunked one is counted as it passes). */
+export function refuseLargerThan(limit: number) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (Number(req.get('content-length') ?? 0) > limit) throw fileTooLarge(limit);
+    next();
+  };
+}
+
+/** 413 for a file over `limit` bytes; the connection closes, as the client may still be sending. */
+export const fileTooLarge = (limit: number) =>
+  new AppError(413, `Arquivo maior que ${limit / (1024 * 1024)} MiB`, { headers: { connection: 'close' } });
+
 export function requireMediaType(mediaTypes: string[]) {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (!typeis.hasBody(req) || !typeis(req, mediaTypes)) {

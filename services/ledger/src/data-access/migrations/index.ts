@@ -34,6 +34,7 @@ import { OpenFinanceConnections } from './0025-open-finance-connections.ts';
 import { ImportKeysPerHolder } from './0026-import-keys-per-holder.ts';
 import { ConnectionSyncOutcome } from './0027-connection-sync-outcome.ts';
 import { ConnectionSyncRequests } from './0028-connection-sync-requests.ts';
+import { StatementFiles } from './0029-statement-files.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -69,5 +70,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0026-import-keys-per-holder', class: ImportKeysPerHolder },
   { name: '0027-connection-sync-outcome', class: ConnectionSyncOutcome },
   { name: '0028-connection-sync-requests', class: ConnectionSyncRequests },
+  { name: '0029-statement-files', class: StatementFiles },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -11,7 +11,6 @@ import { importEntries } from '../imports/import-entries.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
 import { connectionSource, decimalText } from '../imports/import-entry.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
-import { isStoredStatement, runStatementImport } from '../statements/import-statement.ts';
 import { checkReferences } from './check-references.ts';
 import { findConnectionByExternalId, upsertConnection } from './connections.ts';
 import {
@@ -151,8 +150,6 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const progress = (value: number) => updateBackgroundJob(em, jobId, { state: 'active', progress: value });
   await progress(5);
   const stored = await loadStoredPayload(em, jobId);
-  // a statement file's entries share the queue and the pipeline
-  if (isStoredStatement(stored)) return runStatementImport(em, ctx, jobId, deps.billing, stored);
   const { payload: body, notes } = splitSyncNotes(stored);
   const payload = parseStoredPayload(body);
   const imported = await importOpenBanking(em, ctx, payload, deps, { jobId, progress, listed: notes.listed });

@@ -1,8 +1,8 @@
 import { type CalendarDate, parseCalendarDate } from '@finance/shared/calendar';
-import { CsvError, parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 import type { CsvLayout, DateOrder } from './csv-presets.ts';
 import { parseAmount } from './money-text.ts';
-import { normalizedText, StatementRejected } from './statement-text.ts';
+import { normalizedText, quoted, StatementRejected } from './statement-text.ts';
 
 /** One row of a CSV statement that is an entry. */
 export interface CsvTransaction {
@@ -17,19 +17,24 @@ export interface CsvTransaction {
   usd: string | null;
 }
 
-export interface CsvStatement {
-  transactions: CsvTransaction[];
-  skipped: Array<{ line: number; reason: string }>;
-}
+/** What a CSV row is: an entry, or a line left out with why. */
+export type CsvRow = { entry: CsvTransaction } | { skipped: { line: number; reason: string } };
 
+/** The longest line (characters) and the most columns of a row: a bank's export has a few hundred and a dozen. */
+export const CSV_MAX_LINE = 32 * 1024;
+export const CSV_MAX_COLUMNS = 200;
 const HEADER_SEARCH_ROWS = 40;
 
 /** Cents as decimal text, on integers (`123` → `1.23`). */
 const decimalOf = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 const BALANCE_ROW = /^(saldo|s a l d o|total)\b/;
 
+/** The most frequent of the usual delimiters in the first 20 lines. */
 function delimiterOf(text: string): string {
-  const sample = text.split(/\r?\n/, 20).join('\n');
+  const sample = text
+    .slice(0, 64 * 1024)
+    .split(/\r?\n/, 20)
+    .join('\n');
   const counts = [';', ',', '\t', '|'].map((d) => [d, sample.split(d).length] as const);
   return counts.sort((a, b) => b[1] - a[1])[0][0];
 }
@@ -49,16 +54,6 @@ export function csvDay(text: string, order: DateOrder): CalendarDate | null {
   return parseCalendarDate(`${fullYear}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`);
 }
 
-/** The first header name of `names` present in the row, as a column index. */
-function findColumn(header: string[], names: readonly string[] | undefined): number | null {
-  if (!names) return null;
-  for (const name of names) {
-    const index = header.findIndex((cell) => normalizedText(cell) === normalizedText(name));
-    if (index !== -1) return index;
-  }
-  return null;
-}
-
 type Columns = Record<keyof CsvLayout['columns'], number | null>;
 const COLUMN_KEYS: Array<keyof CsvLayout['columns']> = [
   'date',
@@ -72,25 +67,29 @@ const COLUMN_KEYS: Array<keyof CsvLayout['columns']> = [
   'usd',
 ];
 
-function headerRow(rows: Array<{ record: string[] }>, layout: CsvLayout): { at: number; columns: Columns } {
-  const limit = Math.min(rows.length, HEADER_SEARCH_ROWS);
-  for (let at = 0; at < limit; at++) {
-    const header = rows[at].record;
-    const columns = Object.fromEntries(
-      COLUMN_KEYS.map((key) => [key, findColumn(header, layout.columns[key])]),
-    ) as Columns;
-    const hasAmount = columns.amount !== null || (columns.credit !== null && columns.debit !== null);
-    if (columns.date !== null && columns.description !== null && hasAmount) return { at, columns };
-  }
-  const wanted = [
-    layout.columns.date[0],
-    layout.columns.description[0],
-    ...(layout.columns.amount ?? ['crédito', 'débito']),
-  ];
-  throw new StatementRejected(
-    `cabeçalho não encontrado: as primeiras ${HEADER_SEARCH_ROWS} linhas não trazem as colunas ${wanted.join(', ')}`,
-  );
+/** The layout's columns in a row (each cell normalized once), or null when the row is not its header. */
+function headerColumns(record: string[], wanted: Record<string, string[] | undefined>): Columns | null {
+  const cells = record.map(normalizedText);
+  const find = (names: string[] | undefined) => {
+    for (const name of names ?? []) {
+      const index = cells.indexOf(name);
+      if (index !== -1) return index;
+    }
+    return null;
+  };
+  const columns = Object.fromEntries(COLUMN_KEYS.map((key) => [key, find(wanted[key])])) as Columns;
+  const hasAmount = columns.amount !== null || (columns.credit !== null && columns.debit !== null);
+  return columns.date !== null && columns.description !== null && hasAmount ? columns : null;
 }
+
+const headerMissing = (layout: CsvLayout) =>
+  new StatementRejected(
+    `cabeçalho não encontrado: as primeiras ${HEADER_SEARCH_ROWS} linhas não trazem as colunas ${[
+      layout.columns.date[0],
+      layout.columns.description[0],
+      ...(layout.columns.amount ?? ['crédito', 'débito']),
+    ].join(', ')}`,
+  );
 
 const cell = (record: string[], index: number | null) => (index === null ? '' : (record[index] ?? '').trim());
 
@@ -99,7 +98,7 @@ function amountOf(record: string[], columns: Columns, layout: CsvLayout, line: n
     const value = cell(record, index);
     if (value === '') return null;
     const parsed = parseAmount(value, layout.decimal);
-    if (!parsed) throw new StatementRejected(`valor inválido: '${value}'`, line);
+    if (!parsed) throw new StatementRejected(`valor inválido: ${quoted(value)}`, line);
     return parsed.negative ? -parsed.cents : parsed.cents;
   };
   if (columns.amount !== null) {
@@ -125,56 +124,24 @@ function installmentOf(record: string[], columns: Columns, description: string) 
   return number >= 1 && total >= 2 && number <= total && total <= 120 ? { number, total } : null;
 }
 
-/**
- * A CSV statement read with `layout`: csv-parse splits it (quotes, delimiters, line numbers); the header row is the
- * first with the layout's columns (a bank's preamble above it is passed over); each row below is an entry, or is
- * skipped with its reason (no date: a title or trailer row; a balance or total row; a zero amount). A date or an
- * amount that cannot be read refuses the file naming its line.
- */
-export function parseCsv(text: string, layout: CsvLayout): CsvStatement {
-  let rows: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    rows = parse(text, {
-      delimiter: layout.delimiter === 'auto' ? delimiterOf(text) : layout.delimiter,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      bom: true,
-      info: true,
-      trim: false,
-    }) as unknown as typeof rows;
-  } catch (err) {
-    if (err instanceof CsvError) {
-      const line = (err as CsvError & { lines?: number }).lines ?? null;
-      throw new StatementRejected(`CSV malformado: ${err.code}`, line);
-    }
-    throw err;
+/** A data row below the header: an entry, or skipped with its reason; a date or amount it cannot read refuses the file. */
+function rowOf(record: string[], line: number, columns: Columns, layout: CsvLayout): CsvRow | null {
+  if (record.every((value) => value.trim() === '')) return null;
+  const description = cell(record, columns.description);
+  const dateText = cell(record, columns.date);
+  if (BALANCE_ROW.test(normalizedText(description))) {
+    return { skipped: { line, reason: 'linha de saldo ou total, não é um lançamento' } };
   }
-  const { at, columns } = headerRow(rows, layout);
-  const transactions: CsvTransaction[] = [];
-  const skipped: CsvStatement['skipped'] = [];
-  for (const { record, info } of rows.slice(at + 1)) {
-    const line = info.lines;
-    if (record.every((value) => value.trim() === '')) continue;
-    const description = cell(record, columns.description);
-    const dateText = cell(record, columns.date);
-    if (BALANCE_ROW.test(normalizedText(description))) {
-      skipped.push({ line, reason: 'linha de saldo ou total, não é um lançamento' });
-      continue;
-    }
-    if (dateText === '' || !/\d/.test(dateText)) {
-      skipped.push({ line, reason: 'linha sem data, não é um lançamento' });
-      continue;
-    }
-    const date = csvDay(dateText, layout.dateOrder);
-    if (!date) throw new StatementRejected(`data inválida: '${dateText}'`, line);
-    const cents = amountOf(record, columns, layout, line);
-    if (cents === null || cents === 0) {
-      skipped.push({ line, reason: 'lançamento sem valor' });
-      continue;
-    }
-    const usd = cell(record, columns.usd);
-    const usdAmount = usd ? parseAmount(usd, layout.decimal) : null;
-    transactions.push({
+  if (dateText === '' || !/\d/.test(dateText))
+    return { skipped: { line, reason: 'linha sem data, não é um lançamento' } };
+  const date = csvDay(dateText, layout.dateOrder);
+  if (!date) throw new StatementRejected(`data inválida: ${quoted(dateText)}`, line);
+  const cents = amountOf(record, columns, layout, line);
+  if (cents === null || cents === 0) return { skipped: { line, reason: 'lançamento sem valor' } };
+  const usd = cell(record, columns.usd);
+  const usdAmount = usd ? parseAmount(usd, layout.decimal) : null;
+  return {
+    entry: {
       line,
       date,
       cents,
@@ -182,7 +149,107 @@ export function parseCsv(text: string, layout: CsvLayout): CsvStatement {
       id: cell(record, columns.id) || null,
       installment: installmentOf(record, columns, description),
       usd: usdAmount && usdAmount.cents > 0 ? decimalOf(usdAmount.cents) : null,
+    },
+  };
+}
+
+/** The first line break of a text (`\r\n`, `\n` or `\r`): the file's record delimiter. */
+function lineBreakOf(text: string): '\r\n' | '\n' | '\r' {
+  const at = text.search(/[\r\n]/);
+  if (at === -1 || text[at] === '\n') return '\n';
+  return text[at + 1] === '\n' ? '\r\n' : '\r';
+}
+
+const countBreaks = (text: string) => {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+};
+
+/**
+ * The rows of a CSV as its text arrives, with the line each starts on: Papa Parse splits each piece (quotes,
+ * delimiters); the row a piece ends in is carried to the next one, unless the file ends there. A row whose
+ * text passes `CSV_MAX_LINE` characters (a line, or a quoted field over many) is refused at its line, so a row
+ * is never read again and again, nor held long.
+ */
+async function* csvRows(chunks: AsyncIterable<string>, delimiter: string | 'auto') {
+  let carry = '';
+  let line = 1;
+  let settings: { delimiter: string; newline: '\r\n' | '\n' | '\r' } | null = null;
+  const rowsOf = (text: string, final: boolean) => {
+    settings ??= {
+      delimiter: delimiter === 'auto' ? delimiterOf(text) : delimiter,
+      newline: lineBreakOf(text),
+    };
+    const rows: Array<{ record: string[]; line: number }> = [];
+    let cursor = 0;
+    let failure: StatementRejected | null = null;
+    Papa.parse<string[]>(text, {
+      ...settings,
+      step: (row, parser) => {
+        // the last row of a piece may go on in the next one
+        if (!final && row.meta.cursor >= text.length) {
+          parser.abort();
+          return;
+        }
+        if (row.errors.length > 0) {
+          failure = new StatementRejected(`CSV malformado: ${row.errors[0].code}`, line);
+          parser.abort();
+          return;
+        }
+        rows.push({ record: row.data, line });
+        line += countBreaks(text.slice(cursor, row.meta.cursor));
+        cursor = row.meta.cursor;
+      },
     });
+    if (failure) throw failure;
+    carry = text.slice(cursor);
+    if (carry.length > CSV_MAX_LINE) {
+      throw new StatementRejected(
+        `linha com mais de ${CSV_MAX_LINE} caracteres; um extrato CSV tem linhas curtas`,
+        line,
+      );
+    }
+    return rows;
+  };
+  for await (const chunk of chunks) yield* rowsOf(carry + chunk, false);
+  yield* rowsOf(carry, true);
+}
+
+/**
+ * A CSV statement read with `layout` as its text arrives: Papa Parse splits it (quotes, delimiters), lines are
+ * counted; the header row is the first with the layout's columns among the first 40 (a bank's preamble above it is
+ * passed over); each row below is an entry, or is skipped with its reason (no date: a title or trailer row; a
+ * balance or total row; a zero amount), handed to `onRow` in file order. A date or an amount that cannot be read
+ * refuses the file naming its line, and so does a row over `CSV_MAX_LINE` characters or `CSV_MAX_COLUMNS` cells,
+ * so reading a row and searching the header are bounded. Returns the lines read.
+ */
+export async function readCsv(
+  chunks: AsyncIterable<string>,
+  layout: CsvLayout,
+  onRow: (row: CsvRow) => void | Promise<void>,
+): Promise<number> {
+  const wanted = Object.fromEntries(
+    COLUMN_KEYS.map((key) => [key, layout.columns[key]?.map((name) => normalizedText(name))]),
+  );
+  let columns: Columns | null = null;
+  let searched = 0;
+  let lines = 0;
+  for await (const { record, line } of csvRows(chunks, layout.delimiter)) {
+    lines = line;
+    // an empty line is no row
+    if (record.length === 1 && record[0] === '') continue;
+    if (record.length > CSV_MAX_COLUMNS) {
+      throw new StatementRejected(`linha com mais de ${CSV_MAX_COLUMNS} colunas`, line);
+    }
+    if (columns === null) {
+      columns = headerColumns(record, wanted);
+      if (columns === null && ++searched >= HEADER_SEARCH_ROWS) throw headerMissing(layout);
+      continue;
+    }
+    const row = rowOf(record, line, columns, layout);
+    if (row) await onRow(row);
   }
-  return { transactions, skipped };
+  if (columns === null) throw headerMissing(layout);
+  return lines;
 }

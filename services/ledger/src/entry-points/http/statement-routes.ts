@@ -12,8 +12,7 @@ import {
   unreconcileTransaction,
 } from '../../domain/imports/manage-reconciliation.ts';
 import { unlinkMatch } from '../../domain/imports/unlink-match.ts';
-import { recoverImport } from '../../domain/open-banking/start-import.ts';
-import { startStatementImport } from '../../domain/statements/import-statement.ts';
+import { recoverStatementImport, startStatementImport } from '../../domain/statements/import-statement.ts';
 
 const statement = lookupIn(statementRoutes);
 const reconciliation = lookupIn(reconciliationRoutes);
@@ -23,7 +22,8 @@ export function mountStatementRoutes(router: Router, runtime: LedgerRuntime): vo
   // the import job leaves through the outbox: the command wakes the relay once it has committed
   const relaySoon = () => runtime.outbox?.kick();
   // a retry whose first attempt died after its commit answers from the import's job
-  const recover = (point: unknown, _input: unknown, ctx: CallerContext) => recoverImport(orm.em.fork(), ctx, point);
+  const recover = (point: unknown, _input: unknown, ctx: CallerContext) =>
+    recoverStatementImport(orm.em.fork(), ctx, point);
   mountRoute(
     router,
     statement('importAccountStatement'),

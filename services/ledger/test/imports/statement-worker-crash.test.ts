@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
+import { ofxFile } from '../../../../test/support/statement-files.ts';
+import { waitFor } from '../../../../test/support/wait-for.ts';
+
+const LEDGER_MAIN = path.resolve(__dirname, '../../src/main.ts');
+const ENTRIES = 16_000;
+
+interface JobRow {
+  state: string;
+  progress: number;
+  result: { created: number; duplicates: number; lines: number } | null;
+}
+
+describe('statement-file worker killed mid-import', () => {
+  let stack: TestStack;
+  let tenant: Tenant;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    // the in-process ledger serves HTTP only: the files are read by worker processes
+    stack = await TestStack.start({ serviceEnv: { ledger: { ROLE: 'api' } } });
+    tenant = await stack.tenant();
+  });
+  afterAll(async () => {
+    for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+    await stack?.stop();
+  });
+
+  /** A ledger process with only workers (the outbox relay too), on the stack's database and queue prefix. */
+  function startWorkerProcess(): ChildProcess {
+    const child = spawn(process.execPath, [LEDGER_MAIN], {
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        NODE_ENV: 'test',
+        ROLE: 'worker',
+        PORT: '0',
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL: stack.env.REDIS_URL,
+        QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
+        BILLING_URL: stack.service('billing').url,
+        LOG_LEVEL: 'silent',
+        // the killed worker's lock lapses in seconds, not 30 s: same takeover path, shorter wait
+        STATEMENT_FILES_LOCK_MS: '3000',
+      },
+      stdio: 'ignore',
+    });
+    workers.push(child);
+    return child;
+  }
+
+  const job = async (id: string) =>
+    (await stack.sql<JobRow>('select state, progress, result from ledger.background_jobs where id = $1', [id]))[0];
+
+  it('when the worker is killed between two batches of the pipeline, then another goes on from there and every entry exists once', async () => {
+    const account = (await tenant.api.post('/v1/accounts', { name: 'Extrato grande', logo: '341' })).body.id;
+    const file = ofxFile(
+      Array.from({ length: ENTRIES }, (_, i) => ({
+        fitid: `crash-${i}`,
+        date: `2025-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+        amount: `-${1 + (i % 700)},${String(i % 100).padStart(2, '0')}`,
+        memo: `Compra ${i % 50}`,
+      })),
+    );
+    const first = startWorkerProcess();
+    const accepted = await tenant.api.request('POST', `/v1/accounts/${account}/statements`, {
+      rawBody: file,
+      headers: { 'content-type': 'application/x-ofx' },
+    });
+    expect(accepted.status).toBe(202);
+    const id = accepted.body.job.id;
+
+    // past the reading (20 %) and at least one batch of the pipeline, before the last
+    await waitFor(
+      async () => {
+        const current = await job(id);
+        return current.state === 'active' && current.progress >= 30 && current.progress < 90;
+      },
+      120_000,
+      50,
+    );
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    const [atKill] = await stack.sql<{ imported: number }>(
+      'select imported from ledger.statement_files where job_id = $1',
+      [id],
+    );
+    expect(atKill.imported).toBeGreaterThan(0);
+    expect(atKill.imported).toBeLessThan(ENTRIES);
+
+    startWorkerProcess();
+    const done = await waitFor(async () => {
+      const current = await job(id);
+      return current.state === 'completed' && current;
+    }, 120_000);
+    expect(done.result?.lines).toBe(ENTRIES);
+    // a batch the killed worker wrote but had not recorded counts as duplicates the second time
+    expect((done.result?.created ?? 0) + (done.result?.duplicates ?? 0)).toBe(ENTRIES);
+    const [counts] = await stack.sql<{ transactions: number; keys: number; distinct_keys: number }>(
+      `select (select count(*)::int from ledger.transactions where account_id = $1) as transactions,
+              count(*)::int as keys, count(distinct key)::int as distinct_keys
+       from ledger.import_keys where source = 'ofx:' || $1`,
+      [account],
+    );
+    expect(counts).toEqual({ transactions: ENTRIES, keys: ENTRIES, distinct_keys: ENTRIES });
+  }, 240_000);
+});
