@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { publicRoutes } from '@finance/shared/contracts/index';
 import { pathOf } from '@finance/shared/contracts/route';
+import { startLedgerWorker, stopLedgerWorkers } from '../support/ledger-worker.ts';
 import { type Tenant, TestStack } from '../support/stack.ts';
 import { hostileStatementFiles, ofxFile } from '../support/statement-files.ts';
 import { statementImported } from '../support/statement-imports.ts';
@@ -30,9 +31,9 @@ require('node:fs').createReadStream(file).pipe(req);`;
 const run = promisify(execFile);
 
 /**
- * Every statement file route of the table, with hostile 10 MiB files of each accepted type, in one process holding
- * the gateway, the services and the statement-file worker (the worst case: in production the files are read by a
- * process of their own): storing and reading them never holds the event loop, so another context's reads keep
+ * Every statement file route of the table, with hostile 10 MiB files of each accepted type, the way they are served:
+ * the gateway and the services' HTTP in this process, the ledger's workers (the statement-file reader among them) in
+ * a process of their own. Taking and storing the files never holds the event loop, so another context's reads keep
  * their p99 under 250 ms.
  */
 describe('hostile statement files: never a 500, never a stall for other contexts', () => {
@@ -40,13 +41,19 @@ describe('hostile statement files: never a 500, never a stall for other contexts
   let uploader: Tenant;
   let reader: Tenant;
 
+  const workers: ChildProcess[] = [];
+
   beforeAll(async () => {
-    stack = await TestStack.start({ env: { RATE_LIMIT_MAX: '100000' } });
+    stack = await TestStack.start({ env: { RATE_LIMIT_MAX: '100000' }, serviceEnv: { ledger: { ROLE: 'api' } } });
+    workers.push(startLedgerWorker(stack));
     uploader = await stack.tenant();
     reader = await stack.tenant();
     await reader.api.post('/v1/accounts', { name: 'Leitora', logo: '341' });
   });
-  afterAll(() => stack?.stop());
+  afterAll(async () => {
+    stopLedgerWorkers(workers);
+    await stack?.stop();
+  });
 
   it('when hostile 10 MiB files of each type go to every statement route, then another context reads with p99 under 250 ms and no answer is a 500', async () => {
     const account = (await uploader.api.post('/v1/accounts', { name: 'Extratos', logo: '341' })).body.id;

@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
+import { startLedgerWorker, stopLedgerWorkers } from '../../../../test/support/ledger-worker.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { ofxFile } from '../../../../test/support/statement-files.ts';
 import { waitFor } from '../../../../test/support/wait-for.ts';
 
-const LEDGER_MAIN = path.resolve(__dirname, '../../src/main.ts');
 const ENTRIES = 16_000;
 
 interface JobRow {
@@ -25,29 +24,13 @@ describe('statement-file worker killed mid-import', () => {
     tenant = await stack.tenant();
   });
   afterAll(async () => {
-    for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+    stopLedgerWorkers(workers);
     await stack?.stop();
   });
 
-  /** A ledger process with only workers (the outbox relay too), on the stack's database and queue prefix. */
   function startWorkerProcess(): ChildProcess {
-    const child = spawn(process.execPath, [LEDGER_MAIN], {
-      env: {
-        ...process.env,
-        NODE_OPTIONS: '',
-        NODE_ENV: 'test',
-        ROLE: 'worker',
-        PORT: '0',
-        DATABASE_URL: stack.databaseUrl,
-        REDIS_URL: stack.env.REDIS_URL,
-        QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
-        BILLING_URL: stack.service('billing').url,
-        LOG_LEVEL: 'silent',
-        // the killed worker's lock lapses in seconds, not 30 s: same takeover path, shorter wait
-        STATEMENT_FILES_LOCK_MS: '3000',
-      },
-      stdio: 'ignore',
-    });
+    // the killed worker's lock lapses in seconds, not 30 s: same takeover path, shorter wait
+    const child = startLedgerWorker(stack, { STATEMENT_FILES_LOCK_MS: '3000' });
     workers.push(child);
     return child;
   }
