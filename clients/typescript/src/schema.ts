@@ -356,6 +356,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions/{id}/splits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The parts a transaction is split into
+         * @description `parts` is empty when the transaction is not split (`is_split` false). The parts count instead of the transaction wherever totals go by category: the subcategory report, spending limits and their warnings, the DRE (each part by its own category through the mapping, at the transaction’s competence date) and the cash-flow forecast by cost center. The transaction stays one entry: the list, the bill’s total, the account balance and the summary show its amount, unchanged.
+         */
+        get: operations["getTransactionSplit"];
+        /**
+         * Split a transaction into parts, or replace its parts
+         * @description 2 to 50 `parts`, each with its `amount` (cents ≥ 1), category and subcategory (a subcategory alone brings its category), tags, an optional description and, for a licensed company, contact and cost center (403 otherwise). The amounts sum exactly to the transaction’s `amount` (else 400 on `parts`); they take its direction. Any transaction may be split: account or card entry, installment, occurrence, transfer leg. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after `edition_date`, default the transaction’s date) / ALL reaches the members of its series as an edit does (a transfer’s two legs always together): each member gets the same parts in the same proportions, its own amount apportioned as installments are (each part floor(amount × part ÷ total), the leftover cents one each to the first parts), so every member’s parts sum to its amount; a member too small for every part to get a cent is 400, nothing written. A recurrence’s later occurrences copy the split of the latest one, as they copy its tags. Changing a split transaction’s amount later (an edit or a bank’s re-import) apportions its parts to the new amount the same way, dropping a part left with no cent (a split left with one part is removed). A re-import or re-sync never changes the parts otherwise (they are the user’s). Concurrent changes of one transaction apply one after the other. All or nothing; answers every member’s split, by date. The parts count instead of the transaction wherever totals go by category: the subcategory report, spending limits and their warnings, the DRE (each part by its own category through the mapping, at the transaction’s competence date) and the cash-flow forecast by cost center. The transaction stays one entry: the list, the bill’s total, the account balance and the summary show its amount, unchanged.
+         */
+        put: operations["replaceTransactionSplit"];
+        post?: never;
+        /**
+         * Remove the split of a transaction (or of members of its series)
+         * @description The transaction counts again as one entry of its own category. `edition_type` THIS (default) / THIS_AND_NEXT (from `edition_date`, default its date) / ALL as on replace. `removed` counts the members that were split.
+         */
+        delete: operations["removeTransactionSplit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/categories": {
         parameters: {
             query?: never;
@@ -475,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rule from a transaction with merchant data
-         * @description The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). `available_criteria` lists its merchant_name and merchant_cnpj; `match_fields` defaults to all of them and may only name available ones. `fingerprint` is `sha256:` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
+         * @description The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). `available_criteria` lists its merchant_name and merchant_cnpj; `match_fields` defaults to all of them and may only name available ones. `fingerprint` is `sha256:` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `splits` (2–20 parts, percentages with at most two decimals summing to exactly 100, else 400 on `splits`) makes the rule split each transaction it categorizes (the transaction takes `category_id`): each part gets floor(amount × percentage ÷ 100) cents and the leftover cents go one each to the first parts, in the order sent (70/30 of R$ 10,01: R$ 7,01 and R$ 3,00); a transaction too small for every part to get a cent is categorized but not split. It replaces any split the transaction had, on imports, on its source and with `apply_to_existing`, like its category; `splits: null` (or absent on creation) only categorizes and leaves parts as they are. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
          */
         post: operations["createCategorizationRule"];
         delete?: never;
@@ -507,7 +535,7 @@ export interface paths {
         head?: never;
         /**
          * Update a rule, optionally applying it to existing transactions
-         * @description Only the fields sent change; `subcategory_id: null` clears it. A new category without a subcategory clears a subcategory of another category. Changing `match_fields` changes the fingerprint (409 when another live rule has it). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
+         * @description Only the fields sent change; `subcategory_id: null` clears it. A new category without a subcategory clears a subcategory of another category. Changing `match_fields` changes the fingerprint (409 when another live rule has it). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `splits` (2–20 parts, percentages with at most two decimals summing to exactly 100, else 400 on `splits`) makes the rule split each transaction it categorizes (the transaction takes `category_id`): each part gets floor(amount × percentage ÷ 100) cents and the leftover cents go one each to the first parts, in the order sent (70/30 of R$ 10,01: R$ 7,01 and R$ 3,00); a transaction too small for every part to get a cent is categorized but not split. It replaces any split the transaction had, on imports, on its source and with `apply_to_existing`, like its category; `splits: null` (or absent on creation) only categorizes and leaves parts as they are. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
          */
         patch: operations["updateCategorizationRule"];
         trace?: never;
@@ -1860,6 +1888,8 @@ export interface components {
             source_transaction_id: string;
             available_criteria: components["schemas"]["RuleCriterion"][];
             fingerprint: string;
+            /** @description The parts the rule splits a matching transaction into, or null: it only categorizes */
+            splits: components["schemas"]["RuleSplit"][] | null;
             /** Format: uuid */
             profile_id: string | null;
             /** Format: uuid */
@@ -2068,6 +2098,7 @@ export interface components {
             match_fields?: ("merchant_name" | "merchant_cnpj")[];
             enabled?: boolean;
             apply_to_existing?: boolean;
+            splits?: components["schemas"]["RuleSplitInput"][] | null;
         };
         CreateCategory: {
             name: string;
@@ -2431,6 +2462,8 @@ export interface components {
             is_full_amount: boolean;
             is_previous_balance: boolean;
             show_on_balance: boolean;
+            /** @description Split into parts (`GET /v1/transactions/{id}/splits`), which count by their own categories */
+            is_split: boolean;
             /** @description Always empty (legacy) */
             excluded_dates: unknown[];
             /** @description Always empty (legacy) */
@@ -2845,6 +2878,13 @@ export interface components {
             data: components["schemas"]["ReconciliationSuggestion"][];
             next_cursor: string | null;
         };
+        ReplaceTransactionSplit: {
+            parts: components["schemas"]["SplitPartInput"][];
+            /** @enum {string|null} */
+            edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | null;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+            edition_date?: string;
+        };
         RuleCriterion: {
             /** @enum {string} */
             field: "merchant_name" | "merchant_cnpj";
@@ -2852,6 +2892,20 @@ export interface components {
             normalized: string;
             /** @description The value as the source transaction carries it */
             value: string;
+        };
+        RuleSplit: {
+            percentage: number;
+            /** Format: uuid */
+            category_id: string;
+            /** Format: uuid */
+            subcategory_id: string | null;
+        };
+        RuleSplitInput: {
+            percentage: number;
+            /** Format: uuid */
+            category_id: string;
+            /** Format: uuid */
+            subcategory_id?: string | null;
         };
         SettleTransaction: {
             /** Format: uuid */
@@ -2900,6 +2954,43 @@ export interface components {
             percentage: number;
             /** @enum {string} */
             status: "OK" | "WARNING" | "EXCEEDED";
+        };
+        SplitPart: {
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            /** Format: uuid */
+            category_id: string | null;
+            /** Format: uuid */
+            subcategory_id: string | null;
+            description: string | null;
+            tag_ids: string[];
+            /** Format: uuid */
+            contact_id: string | null;
+            /** Format: uuid */
+            cost_center_id: string | null;
+        };
+        SplitPartInput: {
+            amount: number;
+            /** Format: uuid */
+            category_id?: string | null;
+            /** Format: uuid */
+            subcategory_id?: string | null;
+            description?: string | null;
+            tag_ids?: string[];
+            /**
+             * Format: uuid
+             * @description Business
+             */
+            contact_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Business
+             */
+            cost_center_id?: string | null;
+        };
+        SplitsRemoved: {
+            removed: number;
         };
         StatementImportAccepted: {
             job: components["schemas"]["Job"];
@@ -3041,6 +3132,8 @@ export interface components {
             is_full_amount: boolean;
             is_previous_balance: boolean;
             show_on_balance: boolean;
+            /** @description Split into parts (`GET /v1/transactions/{id}/splits`), which count by their own categories */
+            is_split: boolean;
             /** @description Always empty (legacy) */
             excluded_dates: unknown[];
             /** @description Always empty (legacy) */
@@ -3087,6 +3180,15 @@ export interface components {
             data: components["schemas"]["Transaction"][];
             next_cursor: string | null;
         };
+        TransactionSplit: {
+            /** Format: uuid */
+            transaction_id: string;
+            /** @description The transaction’s amount: its parts always sum to it exactly */
+            amount: number;
+            is_expense: boolean;
+            /** @description In the order they were sent; empty when the transaction is not split */
+            parts: components["schemas"]["SplitPart"][];
+        };
         UpdateAccount: {
             name: string;
             logo: string;
@@ -3104,6 +3206,7 @@ export interface components {
             enabled?: boolean;
             match_fields?: ("merchant_name" | "merchant_cnpj")[];
             apply_to_existing?: boolean;
+            splits?: components["schemas"]["RuleSplitInput"][] | null;
         };
         UpdateCategory: {
             name?: string;
@@ -5416,6 +5519,7 @@ export interface operations {
                      *           "is_full_amount": false,
                      *           "is_previous_balance": false,
                      *           "show_on_balance": false,
+                     *           "is_split": false,
                      *           "excluded_dates": [],
                      *           "payment_dates": [],
                      *           "is_remote": true,
@@ -5722,6 +5826,7 @@ export interface operations {
                      *           "is_full_amount": false,
                      *           "is_previous_balance": false,
                      *           "show_on_balance": false,
+                     *           "is_split": false,
                      *           "excluded_dates": [],
                      *           "payment_dates": [],
                      *           "is_remote": true,
@@ -6274,6 +6379,7 @@ export interface operations {
                      *         "is_full_amount": false,
                      *         "is_previous_balance": false,
                      *         "show_on_balance": false,
+                     *         "is_split": false,
                      *         "excluded_dates": [],
                      *         "payment_dates": [],
                      *         "is_remote": true,
@@ -6544,6 +6650,7 @@ export interface operations {
                      *           "is_full_amount": false,
                      *           "is_previous_balance": false,
                      *           "show_on_balance": false,
+                     *           "is_split": false,
                      *           "excluded_dates": [],
                      *           "payment_dates": [],
                      *           "is_remote": true,
@@ -6735,6 +6842,7 @@ export interface operations {
                      *       "is_full_amount": true,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -6977,6 +7085,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -7369,6 +7478,7 @@ export interface operations {
                      *         "is_full_amount": false,
                      *         "is_previous_balance": false,
                      *         "show_on_balance": false,
+                     *         "is_split": false,
                      *         "excluded_dates": [],
                      *         "payment_dates": [],
                      *         "is_remote": true,
@@ -7616,6 +7726,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -8060,6 +8171,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -8316,6 +8428,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -8423,6 +8536,599 @@ export interface operations {
                      *       ]
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransactionSplit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The split */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "amount": 1,
+                     *       "is_expense": false,
+                     *       "parts": [
+                     *         {
+                     *           "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "amount": 1,
+                     *           "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "description": "texto",
+                     *           "tag_ids": [
+                     *             "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           ],
+                     *           "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionSplit"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown transaction or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceTransactionSplit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parts": [
+                 *         {
+                 *           "amount": 18000,
+                 *           "category_id": "0190a1b2-0000-7000-8000-000000000002",
+                 *           "description": "Comida"
+                 *         },
+                 *         {
+                 *           "amount": 4990,
+                 *           "category_id": "0190a1b2-0000-7000-8000-000000000003",
+                 *           "description": "Limpeza"
+                 *         },
+                 *         {
+                 *           "amount": 2000,
+                 *           "category_id": "0190a1b2-0000-7000-8000-000000000004",
+                 *           "description": "Presente"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplaceTransactionSplit"];
+            };
+        };
+        responses: {
+            /** @description The split of every member changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "amount": 1,
+                     *         "is_expense": false,
+                     *         "parts": [
+                     *           {
+                     *             "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "amount": 1,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "description": "texto",
+                     *             "tag_ids": [
+                     *               "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *             ],
+                     *             "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["TransactionSplit"][];
+                };
+            };
+            /** @description Invalid parts */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Transaction, category, subcategory, tag, contact or cost center not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTransactionSplit: {
+        parameters: {
+            query?: {
+                edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | "";
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+                edition_date?: string;
+            };
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many transactions were split before */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "removed": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SplitsRemoved"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown transaction or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10411,6 +11117,13 @@ export interface operations {
                      *             }
                      *           ],
                      *           "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *           "splits": [
+                     *             {
+                     *               "percentage": 0,
+                     *               "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *             }
+                     *           ],
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10565,6 +11278,13 @@ export interface operations {
                      *           }
                      *         ],
                      *         "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *         "splits": [
+                     *           {
+                     *             "percentage": 0,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ],
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10610,6 +11330,13 @@ export interface operations {
                      *           }
                      *         ],
                      *         "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *         "splits": [
+                     *           {
+                     *             "percentage": 0,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ],
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10834,6 +11561,13 @@ export interface operations {
                      *         }
                      *       ],
                      *       "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *       "splits": [
+                     *         {
+                     *           "percentage": 0,
+                     *           "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *         }
+                     *       ],
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10999,6 +11733,13 @@ export interface operations {
                      *         }
                      *       ],
                      *       "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *       "splits": [
+                     *         {
+                     *           "percentage": 0,
+                     *           "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *         }
+                     *       ],
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -11221,6 +11962,13 @@ export interface operations {
                      *           }
                      *         ],
                      *         "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *         "splits": [
+                     *           {
+                     *             "percentage": 0,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ],
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -20749,6 +21497,7 @@ export interface operations {
                      *             "is_full_amount": false,
                      *             "is_previous_balance": false,
                      *             "show_on_balance": false,
+                     *             "is_split": false,
                      *             "excluded_dates": [],
                      *             "payment_dates": [],
                      *             "is_remote": true,
@@ -20796,6 +21545,7 @@ export interface operations {
                      *             "is_full_amount": false,
                      *             "is_previous_balance": false,
                      *             "show_on_balance": false,
+                     *             "is_split": false,
                      *             "excluded_dates": [],
                      *             "payment_dates": [],
                      *             "is_remote": true,
@@ -20974,6 +21724,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -21220,6 +21971,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,

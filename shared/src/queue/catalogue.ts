@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import type { BillTotals } from '../contracts/internal/ledger-for-billing.ts';
+import type { SplitPart } from '../contracts/ledger/transaction-splits.ts';
 
 /** Every queue of the system; a worker may consume only a queue named here. */
 export const QUEUES = {
@@ -83,6 +84,8 @@ export interface TransactionChanged {
     category_id: string | null;
     subcategory_id: string | null;
     type: string;
+    /** The parts of a split transaction (absent when it is not split): they count by their own categories. */
+    splits?: SplitPart[];
   }>;
 }
 

@@ -65,7 +65,19 @@ export async function spendingAlertsFor(
     business: false,
     keyId: null,
   };
-  const changed = event.data.transactions.filter((tx) => tx.category_id && tx.is_expense);
+  // a split transaction counts by its parts, each in its own category (docs/decisions.md §6)
+  const changed = event.data.transactions
+    .filter((tx) => tx.is_expense)
+    .flatMap((tx) =>
+      tx.splits?.length
+        ? tx.splits.map((part) => ({
+            date: tx.date,
+            category_id: part.category_id,
+            subcategory_id: part.subcategory_id,
+          }))
+        : [tx],
+    )
+    .filter((line) => line.category_id);
   const categoryIds = [...new Set(changed.map((tx) => tx.category_id as string))];
   if (categoryIds.length === 0) return [];
   const limits = await limitsOfCategories(em, ctx, categoryIds);

@@ -31,6 +31,7 @@ import { ContextKey } from './0021-context-key.ts';
 import { RecurrenceDueDates } from './0022-recurrence-due-dates.ts';
 import { ImportPipeline } from './0024-import-pipeline.ts';
 import { OpenFinanceConnections } from './0025-open-finance-connections.ts';
+import { TransactionSplits } from './0026-transaction-splits.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -63,5 +64,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0023-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
   { name: '0024-import-pipeline', class: ImportPipeline },
   { name: '0025-open-finance-connections', class: OpenFinanceConnections },
+  { name: '0026-transaction-splits', class: TransactionSplits },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -21,6 +21,7 @@ import { insertReturningChanged, type NewTransaction } from '../../data-access/t
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
+import { keepSplitsWhole, withParts } from '../splits/keep-splits.ts';
 import { blankTransaction } from '../transactions/new-transaction.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { type ImportSource, type PipelineEntry, type PipelineOutcome, SKIPPED_DELETED } from './import-entry.ts';
@@ -291,7 +292,14 @@ async function writeEntries(
     ...newHeads.filter((head) => insertedIds.has(head.transaction_id)),
   ]);
   recordTransactionChanges(tx, ctx, 'created', inserted);
-  const changed = [...updated, ...completed];
+  // a user's split stays: its parts follow an amount the bank changed
+  const changed = withParts(
+    [...updated, ...completed],
+    await keepSplitsWhole(
+      tx,
+      updated.map((row) => row.id),
+    ),
+  );
   recordTransactionChanges(tx, ctx, 'updated', changed);
   const changedIds = [...new Set(changed.map((row) => row.id))];
 
