@@ -60,6 +60,7 @@ export function readRoutes(ids: ReadIds, dates: ReadDates, company: boolean): Re
     'GET /v2/bills/show-by-card/:cardId/transactions': `/v2/bills/show-by-card/${ids.card}/transactions?date=${dates.monthStart}`,
     'GET /v1/transactions': `/v1/transactions?limit=50&${month}`,
     'GET /v1/transactions/:id': `/v1/transactions/${ids.transaction}`,
+    'GET /v1/transactions/:id/splits': `/v1/transactions/${ids.transaction}/splits`,
     'GET /v1/categories': '/v1/categories',
     'GET /v1/categories/:id': `/v1/categories/${ids.category}`,
     'GET /v1/subcategories': '/v1/subcategories',

@@ -200,9 +200,7 @@ describe('transaction splits: parts of one entry, by their own categories', () =
       ],
       edition_type: 'ALL',
     });
-    expect(all.body.map((split: { transaction_id: string }) => split.transaction_id)).toEqual(
-      members.map((m) => m.id),
-    );
+    expect(all.body.map((split: { transaction_id: string }) => split.transaction_id)).toEqual(members.map((m) => m.id));
     const everyone = await amountsOf();
     expect(everyone).toEqual([
       [1_112, 1_111, 1_111],
@@ -270,7 +268,10 @@ describe('transaction splits: parts of one entry, by their own categories', () =
     expect(split.status).toBe(200);
     expect(split.body.length).toBeGreaterThanOrEqual(13);
     // a year later the hourly job adds occurrences: they copy the latest one's parts
-    const created = await extendRecurrences(stack.service('ledger').orm.em.fork(), addDays(addMonthsClamped(today, 2), 1));
+    const created = await extendRecurrences(
+      stack.service('ledger').orm.em.fork(),
+      addDays(addMonthsClamped(today, 2), 1),
+    );
     expect(created.created).toBeGreaterThan(0);
     const newest = await stack.sql<{ id: string; is_split: boolean }>(
       `select id, is_split from ledger.transactions where connected_transaction_id = $1 and deleted_at is null
