@@ -26,6 +26,7 @@ const SCHEDULED = [
   ['billing', QUEUES.billRollover, 'bill-rollover'],
   ['insights', QUEUES.limitWindows, 'limit-windows'],
   ['insights', QUEUES.goalReminders, 'goal-reminders'],
+  ['insights', QUEUES.cashFlowAlerts, 'cash-flow-alerts'],
   ['insights', QUEUES.investmentYields, 'investment-yields'],
   ['ledger', QUEUES.openBankingSync, 'open-banking.sync-all'],
 ] as const;

@@ -83,6 +83,7 @@ export function readRoutes(ids: ReadIds, dates: ReadDates, company: boolean): Re
     'GET /v1/notifications': '/v1/notifications',
     'GET /v1/reports/subcategory-details': `/v1/reports/subcategory-details?${year}`,
     'GET /v1/reports/summary': `/v1/reports/summary?${month}`,
+    'GET /v1/reports/cash-flow': `/v1/reports/cash-flow?end_date=${addDays(dates.today, 365)}`,
     'GET /v1/investments/yield': `/v1/investments/yield?date=${dates.today}&limit=20`,
     'GET /v1/webhooks': '/v1/webhooks',
     'GET /v1/webhooks/:id': ids.webhook && `/v1/webhooks/${ids.webhook}`,

@@ -606,7 +606,7 @@ export interface paths {
         get: operations["getPersonalConfig"];
         /**
          * Change the preferences of the context
-         * @description Any of the six booleans and `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.
+         * @description Any of the six booleans, `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise) and `cash_flow_threshold` (cents); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.
          */
         put: operations["updatePersonalConfig"];
         post?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * List the notifications of the context, newest first
-         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
+         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it), CASH_FLOW_SHORTFALL (the cash-flow forecast sees an account end a day below the threshold within 90 days; once per episode). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -1006,6 +1006,26 @@ export interface paths {
          *     Business: needs a company key with an active license.
          */
         get: operations["businessDre"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/cash-flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cash-flow forecast: the projected balance per day and account
+         * @description The projected balance of each account at the end of every day from `start_date` (default the context's today; not before it) to `end_date` (default 30 days after `start_date`; at most 731 days after today), and their total with the preferences that change it (`include_total_balance`, investment accounts only with `include_investments`). `account_id` keeps one account (404 when not the context's). It starts from each account's balance now and moves it by: unpaid account entries (scheduled boletos, pending imports, installments and occurrences already written; one dated before today is still owed and counts today; bill payments are left to their bill), the occurrences of each open recurrence beyond those written yet (its latest member's amount, up to its end), each card bill the rollover has not carried yet at its due date from its card's account, at its current balance (an overdue one today; card installments and occurrences are in their bills, the unwritten occurrences of a card recurrence in the bill of their date; a bill's credit lowers the card's next bill), and each goal's planned monthly contribution (its reminder's amount on its day, from the default account). Each day lists what moves it. Amounts in BRL cents (entries in another currency are left out). A company's days add `cost_centers`: the day's net by cost center, a split entry by its parts'. `first_shortfall_date` is the first day an account ends below the context's `cash_flow_threshold` (`/v2/personal-config`, default 0); the first such day within 90 days is notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`), again only after the projection recovered and fell again.
+         */
+        get: operations["cashFlowReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1481,7 +1501,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event transaction.created
-         * @description `data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type.
+         * @description `data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type, and `splits` (its parts, as `GET /v1/transactions/{id}/splits` shows them) for a split one.
          *
          *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
          */
@@ -1662,6 +1682,28 @@ export interface webhooks {
          *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
          */
         post: operations["webhookGoalReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash_flow.shortfall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event cash_flow.shortfall
+         * @description `data`: notification_id, account_id, title, message and `data` (account_id, shortfall_date, balance, threshold) of the CASH_FLOW_SHORTFALL notification: the cash-flow forecast sees the account end a day below the threshold within 90 days; once per episode (again only after the projection recovered).
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookCashFlowShortfall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1866,6 +1908,80 @@ export interface components {
         BillWithTransactions: {
             bill?: components["schemas"]["Bill"];
             transactions?: components["schemas"]["ExpandedTransaction"][];
+        };
+        CashFlowAccount: {
+            /** Format: uuid */
+            account_id: string;
+            name: string;
+            counts_in_total: boolean;
+            /** @description Now, as `GET /v1/accounts` shows it */
+            balance: number;
+            /** @description The first day from today through `end_date` whose balance ends below `threshold` */
+            first_shortfall_date: string | null;
+            lowest_balance: number;
+            lowest_balance_date: string;
+        };
+        CashFlowBalance: {
+            /** Format: uuid */
+            account_id: string;
+            balance: number;
+        };
+        CashFlowCostCenter: {
+            /**
+             * Format: uuid
+             * @description Null: movements of no cost center (bills, goals)
+             */
+            cost_center_id: string | null;
+            /** @description What the day’s movements add up to in this cost center */
+            net: number;
+            /** @description The net from today through this day */
+            cumulative: number;
+        };
+        CashFlowDay: {
+            date: string;
+            /** @description End of day, the accounts that count in the total (`counts_in_total`) */
+            total_balance: number;
+            /** @description End of day, per account */
+            balances: components["schemas"]["CashFlowBalance"][];
+            movements: components["schemas"]["CashFlowMovement"][];
+            /** @description A company’s: the day’s movements by cost center (a split entry by its parts’) */
+            cost_centers?: components["schemas"]["CashFlowCostCenter"][];
+        };
+        CashFlowForecast: {
+            today: string;
+            start_date: string;
+            end_date: string;
+            /** @description `cash_flow_threshold` of the preferences (cents) */
+            threshold: number;
+            accounts: components["schemas"]["CashFlowAccount"][];
+            days: components["schemas"]["CashFlowDay"][];
+        };
+        CashFlowMovement: {
+            /**
+             * @description ENTRY: an unpaid account entry (scheduled, pending, an installment or occurrence already written); RECURRENCE: an occurrence of a recurrence its horizon has not written yet; BILL: a card bill paid in full at its due date from its card’s account; GOAL: a goal’s planned monthly contribution (its reminder), from the default account
+             * @enum {string}
+             */
+            kind: "ENTRY" | "RECURRENCE" | "BILL" | "GOAL";
+            /** Format: uuid */
+            account_id: string;
+            /** @description Signed cents: + money in, − money out */
+            amount: number;
+            title: string;
+            /** @description Its own date: earlier than the day for what is overdue (owed before today and counted today) */
+            date: string;
+            /** Format: uuid */
+            transaction_id: string | null;
+            /** Format: uuid */
+            series_id: string | null;
+            /**
+             * Format: uuid
+             * @description Null for a bill of projected purchases only
+             */
+            bill_id: string | null;
+            /** Format: uuid */
+            credit_card_id: string | null;
+            /** Format: uuid */
+            goal_id: string | null;
         };
         CategorizationRule: {
             /** Format: uuid */
@@ -2140,7 +2256,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description: string | null;
             /**
              * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
@@ -2280,7 +2396,7 @@ export interface components {
              * @description https URL receiving the deliveries (http only where the operator allows private targets)
              */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description?: string | null;
         };
         CreditCard: {
@@ -2782,10 +2898,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED" | "CONNECTION_REVOKED" | "CONNECTION_EXPIRED";
+            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED" | "CONNECTION_REVOKED" | "CONNECTION_EXPIRED" | "CASH_FLOW_SHORTFALL";
             title: string;
             message: string;
-            /** @description ids involved: spending_limit_id and window dates, goal_id, or webhook_id */
+            /** @description ids involved: spending_limit_id and window dates, goal_id, webhook_id, or account_id and shortfall_date */
             data: Record<string, never>;
             /**
              * Format: date-time
@@ -2838,6 +2954,8 @@ export interface components {
             show_open_bill: boolean;
             /** @description IANA time zone of the context (default `America/Sao_Paulo`): its calendar is the context's "today" and every day boundary — bill status (OVERDUE from local midnight after the due date), default dates (reports, bill reads, payments, limit start), limit windows, goal reminders, the recurrence horizon and the bill rollover. A name `Intl` does not know is 400. */
             time_zone: string;
+            /** @description Cents (default 0, may be negative: an overdraft the account may reach): a projected balance below it is a shortfall of the cash-flow forecast (`GET /v1/reports/cash-flow`), notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`). */
+            cash_flow_threshold: number;
             /** @description true once the context has saved preferences; read-only */
             configured: boolean;
         };
@@ -3271,6 +3389,8 @@ export interface components {
              * @example America/Manaus
              */
             time_zone?: string;
+            /** @description Cents (default 0, may be negative: an overdraft the account may reach): a projected balance below it is a shortfall of the cash-flow forecast (`GET /v1/reports/cash-flow`), notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`). */
+            cash_flow_threshold?: number;
         };
         UpdateSpendingLimit: {
             amount?: number;
@@ -3346,7 +3466,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description: string | null;
             /**
              * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
@@ -3384,7 +3504,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
+            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -3439,7 +3559,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
+            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
             /**
              * Format: date-time
              * @description When the change happened
@@ -13039,6 +13159,7 @@ export interface operations {
                      *       "include_transfers": false,
                      *       "show_open_bill": false,
                      *       "time_zone": "texto",
+                     *       "cash_flow_threshold": 0,
                      *       "configured": false
                      *     }
                      */
@@ -13172,6 +13293,7 @@ export interface operations {
                      *       "include_transfers": true,
                      *       "show_open_bill": false,
                      *       "time_zone": "texto",
+                     *       "cash_flow_threshold": 0,
                      *       "configured": false
                      *     }
                      */
@@ -18643,6 +18765,209 @@ export interface operations {
             };
         };
     };
+    cashFlowReport: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+                start_date?: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+                end_date?: string;
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecast */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "today": "2026-01-15",
+                     *       "start_date": "2026-01-15",
+                     *       "end_date": "2026-01-15",
+                     *       "threshold": 0,
+                     *       "accounts": [
+                     *         {
+                     *           "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "name": "texto",
+                     *           "counts_in_total": false,
+                     *           "balance": 0,
+                     *           "first_shortfall_date": "2026-01-15",
+                     *           "lowest_balance": 0,
+                     *           "lowest_balance_date": "2026-01-15"
+                     *         }
+                     *       ],
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-01-15",
+                     *           "total_balance": 0,
+                     *           "balances": [
+                     *             {
+                     *               "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "balance": 0
+                     *             }
+                     *           ],
+                     *           "movements": [
+                     *             {
+                     *               "kind": "ENTRY",
+                     *               "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "amount": 0,
+                     *               "title": "texto",
+                     *               "date": "2026-01-15",
+                     *               "transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "series_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *             }
+                     *           ],
+                     *           "cost_centers": [
+                     *             {
+                     *               "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "net": 0,
+                     *               "cumulative": 0
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashFlowForecast"];
+                };
+            };
+            /** @description A period before today, reversed or too long */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown account or another context’s */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     investmentYield: {
         parameters: {
             query?: {
@@ -23666,6 +23991,37 @@ export interface operations {
                  *             "category_id": null,
                  *             "subcategory_id": null,
                  *             "type": "SINGLE"
+                 *           },
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-06",
+                 *             "amount": 25000,
+                 *             "is_expense": true,
+                 *             "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "subcategory_id": null,
+                 *             "type": "FIXED",
+                 *             "splits": [
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 18000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Comida",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               },
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 7000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Limpeza",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               }
+                 *             ]
                  *           }
                  *         ]
                  *       }
@@ -23732,6 +24088,37 @@ export interface operations {
                  *             "category_id": null,
                  *             "subcategory_id": null,
                  *             "type": "SINGLE"
+                 *           },
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-06",
+                 *             "amount": 25000,
+                 *             "is_expense": true,
+                 *             "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "subcategory_id": null,
+                 *             "type": "FIXED",
+                 *             "splits": [
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 18000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Comida",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               },
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 7000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Limpeza",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               }
+                 *             ]
                  *           }
                  *         ]
                  *       }
@@ -23798,6 +24185,37 @@ export interface operations {
                  *             "category_id": null,
                  *             "subcategory_id": null,
                  *             "type": "SINGLE"
+                 *           },
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-06",
+                 *             "amount": 25000,
+                 *             "is_expense": true,
+                 *             "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "subcategory_id": null,
+                 *             "type": "FIXED",
+                 *             "splits": [
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 18000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Comida",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               },
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 7000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Limpeza",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               }
+                 *             ]
                  *           }
                  *         ]
                  *       }
@@ -24189,6 +24607,71 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "goal.reminder";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCashFlowShortfall: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "cash_flow.shortfall",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "account_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "notification_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "title": "Saldo previsto abaixo do limite em \"Conta corrente\"",
+                 *         "message": "Saldo previsto abaixo do limite em \"Conta corrente\"",
+                 *         "data": {
+                 *           "account_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *           "shortfall_date": "2026-03-10",
+                 *           "balance": -12050,
+                 *           "threshold": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "cash_flow.shortfall";
                     /**
                      * Format: date-time
                      * @description When the change happened

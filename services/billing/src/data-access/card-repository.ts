@@ -24,6 +24,11 @@ export async function listCardsPage(em: EntityManager, ctx: CallerContext, limit
   );
 }
 
+/** The context's live cards, in creation order. */
+export async function liveCardsOf(em: EntityManager, ctx: CallerContext) {
+  return em.find(CreditCardSchema, { deletedAt: null, ...contextWhere(ctx) }, { orderBy: { id: 'asc' } });
+}
+
 export async function cardsOfAccount(em: EntityManager, ctx: CallerContext, accountId: string) {
   return em.find(CreditCardSchema, { accountId, deletedAt: null, ...contextWhere(ctx) }, { orderBy: { id: 'asc' } });
 }

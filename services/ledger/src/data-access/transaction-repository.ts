@@ -338,13 +338,18 @@ export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, i
 /** Net of paid, balance-counting live entries per account, in cents. */
 export async function paidNetByAccount(em: EntityManager, accountIds: string[]): Promise<Map<string, number>> {
   if (accountIds.length === 0) return new Map();
-  const rows = await runSql<{ account_id: string; net: string }>(
-    em,
-    `select account_id, sum(case when is_expense then -amount else amount end)::text as net
+  const statement = paidNetStatement(accountIds);
+  const rows = await runSql<{ account_id: string; net: string }>(em, statement.sql, statement.params);
+  return new Map(rows.map((row) => [row.account_id, Number(row.net)]));
+}
+
+/** The statement of `paidNetByAccount` (the bench's forecast floor runs it too). */
+export function paidNetStatement(accountIds: string[]): { sql: string; params: unknown[] } {
+  return {
+    sql: `select account_id, sum(case when is_expense then -amount else amount end)::text as net
      from transactions
      where account_id in (?) and deleted_at is null and paid and show_on_balance and ${countsInTotals()}
      group by account_id`,
-    [accountIds],
-  );
-  return new Map(rows.map((row) => [row.account_id, Number(row.net)]));
+    params: [accountIds],
+  };
 }

@@ -9,12 +9,8 @@ import type { NewNotification } from '../../data-access/notification-writes.ts';
 import { limitsOfCategories } from '../../data-access/spending-limit-repository.ts';
 import { contextToday } from '../context-today.ts';
 import { countedDays, type LimitWindow, windowContaining } from '../limit-window.ts';
+import { day, reais } from '../notifications/notification-text.ts';
 import { percentageOf, statusOf, windowKey } from './limit-status.ts';
-
-const reais = (cents: number) =>
-  `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-const day = (date: string) => date.split('-').reverse().join('/');
 
 /** The notifications a window's spending calls for: none when OK, the warning level, and EXCEEDED from 100 %. */
 export function limitAlerts(limit: SpendingLimit, window: LimitWindow, spent: number): NewNotification[] {

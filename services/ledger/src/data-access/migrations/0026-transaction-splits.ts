@@ -30,6 +30,9 @@ export class TransactionSplits extends Migration {
     // the cash-flow forecast's entries still to be paid or received: a context's unpaid account entries by date
     this.addSql(`create index transactions_unpaid_idx on transactions (context_id, date)
       where not paid and account_id is not null and deleted_at is null`);
+    // the forecast's recurrences: a context's series by their first member (deleted or not: the series goes on)
+    this.addSql(`create index transactions_series_heads_idx on transactions (context_id, id)
+      where type = 'RECURRENT' and series_index = 0`);
     // a rule may split what it categorizes, by percentages (basis points); its recategorization keeps a snapshot
     this.addSql('alter table categorization_rules add column splits jsonb');
     this.addSql('alter table recategorization_runs add column splits jsonb');
