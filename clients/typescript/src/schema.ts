@@ -1023,7 +1023,7 @@ export interface paths {
         };
         /**
          * Cash-flow forecast: the projected balance per day and account
-         * @description The projected balance of each account at the end of every day from `start_date` (default the context's today; not before it) to `end_date` (default 30 days after `start_date`; at most 731 days after today), and their total with the preferences that change it (`include_total_balance`, investment accounts only with `include_investments`). `account_id` keeps one account (404 when not the context's). It starts from each account's balance now and moves it by: unpaid account entries (scheduled boletos, pending imports, installments and occurrences already written; one dated before today is still owed and counts today; bill payments are left to their bill), the occurrences of each open recurrence beyond those written yet (its latest member's amount, up to its end), each card bill the rollover has not carried yet at its due date from its card's account, at its current balance (an overdue one today; card installments and occurrences are in their bills, the unwritten occurrences of a card recurrence in the bill of their date; a bill's credit lowers the card's next bill), and each goal's planned monthly contribution (its reminder's amount on its day, from the default account). Each day lists what moves it. Amounts in BRL cents (entries in another currency are left out). A company's days add `cost_centers`: the day's net by cost center, a split entry by its parts'. `first_shortfall_date` is the first day an account ends below the context's `cash_flow_threshold` (`/v2/personal-config`, default 0); the first such day within 90 days is notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`), again only after the projection recovered and fell again.
+         * @description The projected balance of each account at the end of every day (`accounts[].balances[i]`, of `days[i]`) from `start_date` (default the context's today; not before it) to `end_date` (default 30 days after `start_date`; at most 731 days after today), and their total with the preferences that change it (`include_total_balance`, investment accounts only with `include_investments`). `account_id` keeps one account (404 when not the context's). It starts from each account's balance now and moves it by: unpaid account entries (scheduled boletos, pending imports, installments and occurrences already written; one dated before today is still owed and counts today; bill payments are left to their bill), the occurrences of each open recurrence beyond those written yet (its latest member's amount, up to its end), each card bill the rollover has not carried yet at its due date from its card's account, at its current balance (an overdue one today; card installments and occurrences are in their bills, the unwritten occurrences of a card recurrence in the bill of their date; a bill's credit lowers the card's next bill), and each goal's planned monthly contribution (its reminder's amount on its day, from the default account). Each day lists what moves it. Amounts in BRL cents (entries in another currency are left out). A company's days add `cost_centers`: the day's net by cost center, a split entry by its parts'. `first_shortfall_date` is the first day an account ends below the context's `cash_flow_threshold` (`/v2/personal-config`, default 0); the first such day within 90 days is notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`), again only after the projection recovered and fell again.
          */
         get: operations["cashFlowReport"];
         put?: never;
@@ -1920,11 +1920,8 @@ export interface components {
             first_shortfall_date: string | null;
             lowest_balance: number;
             lowest_balance_date: string;
-        };
-        CashFlowBalance: {
-            /** Format: uuid */
-            account_id: string;
-            balance: number;
+            /** @description End of each day: `balances[i]` is the balance at the end of `days[i]` */
+            balances: number[];
         };
         CashFlowCostCenter: {
             /**
@@ -1941,8 +1938,6 @@ export interface components {
             date: string;
             /** @description End of day, the accounts that count in the total (`counts_in_total`) */
             total_balance: number;
-            /** @description End of day, per account */
-            balances: components["schemas"]["CashFlowBalance"][];
             movements: components["schemas"]["CashFlowMovement"][];
             /** @description A company’s: the day’s movements by cost center (a split entry by its parts’) */
             cost_centers?: components["schemas"]["CashFlowCostCenter"][];
@@ -18803,19 +18798,16 @@ export interface operations {
                      *           "balance": 0,
                      *           "first_shortfall_date": "2026-01-15",
                      *           "lowest_balance": 0,
-                     *           "lowest_balance_date": "2026-01-15"
+                     *           "lowest_balance_date": "2026-01-15",
+                     *           "balances": [
+                     *             0
+                     *           ]
                      *         }
                      *       ],
                      *       "days": [
                      *         {
                      *           "date": "2026-01-15",
                      *           "total_balance": 0,
-                     *           "balances": [
-                     *             {
-                     *               "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
-                     *               "balance": 0
-                     *             }
-                     *           ],
                      *           "movements": [
                      *             {
                      *               "kind": "ENTRY",

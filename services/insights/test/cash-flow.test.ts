@@ -120,9 +120,9 @@ describe('cash-flow forecast', () => {
       });
     }
     expect(
-      forecast.days.map((day: { date: string; balances: Array<{ balance: number }>; movements: Movement[] }) => ({
+      forecast.days.map((day: { date: string; movements: Movement[] }, index: number) => ({
         date: day.date,
-        balance: day.balances[0].balance,
+        balance: forecast.accounts[0].balances[index],
         movements: day.movements.map(({ kind, amount, title, date }) => ({ kind, amount, title, date })),
       })),
     ).toEqual(expected);
@@ -138,6 +138,7 @@ describe('cash-flow forecast', () => {
         first_shortfall_date: '2030-06-15',
         lowest_balance: -150_091,
         lowest_balance_date: '2030-06-25',
+        balances: expected.map((day) => day.balance),
       },
     ]);
     const bill = forecast.days.find((day: { date: string }) => day.date === '2030-06-10').movements[0];

@@ -21,14 +21,13 @@ export async function markForecastsDue(em: EntityManager, contexts: ContextRef[]
   );
 }
 
-/** A watched context whose alerts are due, with its zone. */
+/** A watched context whose alerts are due. */
 export interface DueWatch {
   user_id: string;
   profile_id: string | null;
   context_id: string;
   check_at: string;
   marks: string;
-  time_zone: string;
 }
 
 const CHECK_AT = `coalesce(w.check_at, '-infinity'::timestamptz)`;
@@ -42,8 +41,7 @@ export async function watchesDue(
 ): Promise<DueWatch[]> {
   return runSql<DueWatch>(
     em,
-    `select w.user_id, w.profile_id, w.context_id, ${CHECK_AT}::text as check_at, w.marks::text as marks,
-            ${zoneOfRow('w')} as time_zone
+    `select w.user_id, w.profile_id, w.context_id, ${CHECK_AT}::text as check_at, w.marks::text as marks
      from cash_flow_watches w
      where ${CHECK_AT} <= ?::timestamptz and (${CHECK_AT}, w.context_id) > (?::timestamptz, ?::uuid)
      order by ${CHECK_AT}, w.context_id limit ?`,

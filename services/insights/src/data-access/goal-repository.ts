@@ -140,13 +140,18 @@ export interface ReminderPlanRow {
 
 /** The reminders of the context's goals (through its goals' index, then each goal's reminder). */
 export async function reminderPlans(em: EntityManager, ctx: CallerContext): Promise<ReminderPlanRow[]> {
+  const statement = reminderPlansStatement(ctx);
+  return runSql<ReminderPlanRow>(em, statement.sql, statement.params);
+}
+
+/** The statement of `reminderPlans` (insights schema on the search path); the bench's forecast floor runs it too. */
+export function reminderPlansStatement(ctx: CallerContext): { sql: string; params: unknown[] } {
   const scope = contextSql(ctx, 'g');
-  return runSql<ReminderPlanRow>(
-    em,
-    `select g.id as goal_id, g.title, r.amount::text as amount, to_char(r.start_date, 'YYYY-MM-DD') as start_date,
+  return {
+    sql: `select g.id as goal_id, g.title, r.amount::text as amount, to_char(r.start_date, 'YYYY-MM-DD') as start_date,
             to_char(r.end_date, 'YYYY-MM-DD') as end_date
      from goals g join goal_reminders r on r.goal_id = g.id
      where ${scope.sql} order by g.id`,
-    scope.params,
-  );
+    params: scope.params,
+  };
 }

@@ -10,29 +10,45 @@ import { countsInTotals } from './totals-currency.ts';
 
 type Statement = { sql: string; params: unknown[] };
 
-/** A live account of the context as the forecast starts from it. */
+/**
+ * A live account of the context as the forecast starts from it, with the context's preferences the forecast reads
+ * (its zone and threshold); one row with a null `id` when the context has no account (the preferences still come).
+ */
 export interface CashFlowAccountRow {
-  id: string;
+  id: string | null;
   name: string;
   type: string | null;
   is_default: boolean;
   counts_in_total: boolean;
   initial_balance: string;
   bank_balance: string | null;
+  time_zone: string | null;
+  cash_flow_threshold: string;
 }
 
-/** The context's live accounts (or the one asked), with the preferences that decide which count in the total. */
+/** The context's live accounts (or the one asked) and its preferences (defaults until saved: docs/decisions.md §10). */
 export function cashFlowAccountsStatement(ctx: CallerContext, accountId?: string): Statement {
-  const config = contextSql(ctx);
+  const config = contextSql(ctx, 'p');
   const scope = contextSql(ctx, 'a');
   return {
-    sql: `with ${preferencesCte(config.sql)}
+    sql: `with ${preferencesCte(contextSql(ctx).sql)},
+     prefs as (
+       select (select p.time_zone from personal_configs p where ${config.sql}) as time_zone,
+              coalesce((select p.cash_flow_threshold from personal_configs p where ${config.sql}), 0) as cash_flow_threshold
+     )
      select a.id, a.name, a.type, a.is_default, ${countsInTotalBalance('a')} as counts_in_total,
-            a.initial_balance::text as initial_balance, a.bank_balance::text as bank_balance
-     from accounts a cross join cfg
-     where ${scope.sql} and a.deleted_at is null${accountId ? ' and a.id = ?' : ''}
+            a.initial_balance::text as initial_balance, a.bank_balance::text as bank_balance,
+            prefs.time_zone, prefs.cash_flow_threshold::text as cash_flow_threshold
+     from cfg cross join prefs
+     left join accounts a on ${scope.sql} and a.deleted_at is null${accountId ? ' and a.id = ?' : ''}
      order by a.created_at, a.id`,
-    params: [...config.params, ...scope.params, ...(accountId ? [accountId] : [])],
+    params: [
+      ...contextSql(ctx).params,
+      ...config.params,
+      ...config.params,
+      ...scope.params,
+      ...(accountId ? [accountId] : []),
+    ],
   };
 }
 

@@ -50,15 +50,6 @@ const daySchema = Joi.object({
     .integer()
     .required()
     .description('End of day, the accounts that count in the total (`counts_in_total`)'),
-  balances: Joi.array()
-    .items(
-      Joi.object({
-        account_id: anyUuid().required(),
-        balance: Joi.number().integer().required(),
-      }).label('CashFlowBalance'),
-    )
-    .required()
-    .description('End of day, per account'),
   movements: Joi.array().items(movementSchema).required(),
   cost_centers: Joi.array()
     .items(costCenterSchema)
@@ -83,6 +74,10 @@ export const cashFlowSchema = Joi.object({
           .description('The first day from today through `end_date` whose balance ends below `threshold`'),
         lowest_balance: Joi.number().integer().required(),
         lowest_balance_date: calendarDate().required(),
+        balances: Joi.array()
+          .items(Joi.number().integer())
+          .required()
+          .description('End of each day: `balances[i]` is the balance at the end of `days[i]`'),
       }).label('CashFlowAccount'),
     )
     .required(),
@@ -90,7 +85,7 @@ export const cashFlowSchema = Joi.object({
 }).label('CashFlowForecast');
 
 const DESCRIPTION = [
-  "The projected balance of each account at the end of every day from `start_date` (default the context's today; not before it) to `end_date` (default 30 days after `start_date`; at most 731 days after today), and their total with the preferences that change it (`include_total_balance`, investment accounts only with `include_investments`). `account_id` keeps one account (404 when not the context's).",
+  "The projected balance of each account at the end of every day (`accounts[].balances[i]`, of `days[i]`) from `start_date` (default the context's today; not before it) to `end_date` (default 30 days after `start_date`; at most 731 days after today), and their total with the preferences that change it (`include_total_balance`, investment accounts only with `include_investments`). `account_id` keeps one account (404 when not the context's).",
   "It starts from each account's balance now and moves it by: unpaid account entries (scheduled boletos, pending imports, installments and occurrences already written; one dated before today is still owed and counts today; bill payments are left to their bill), the occurrences of each open recurrence beyond those written yet (its latest member's amount, up to its end), each card bill the rollover has not carried yet at its due date from its card's account, at its current balance (an overdue one today; card installments and occurrences are in their bills, the unwritten occurrences of a card recurrence in the bill of their date; a bill's credit lowers the card's next bill), and each goal's planned monthly contribution (its reminder's amount on its day, from the default account). Each day lists what moves it. Amounts in BRL cents (entries in another currency are left out).",
   "A company's days add `cost_centers`: the day's net by cost center, a split entry by its parts'. `first_shortfall_date` is the first day an account ends below the context's `cash_flow_threshold` (`/v2/personal-config`, default 0); the first such day within 90 days is notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`), again only after the projection recovered and fell again.",
 ].join(' ');

@@ -69,10 +69,13 @@ export interface DreGroupTotal {
   expenses: number;
 }
 
-/** What the cash-flow forecast projects from `today` to `end_date` (one account, or all of the context). */
+/**
+ * What a cash-flow forecast reads, up to `end_date`, or `days` after the context's today (one account, or all of the
+ * context): one of the two.
+ */
 export interface CashFlowQuery {
-  today: string;
-  end_date: string;
+  end_date?: string;
+  days?: number;
   account_id?: string;
 }
 
@@ -114,8 +117,13 @@ export interface CashFlowOccurrence {
   cost_centers: CostCenterShare[];
 }
 
-/** The ledger's ingredients of a forecast, with the context's alert threshold (`cash_flow_threshold`, cents). */
+/**
+ * The ledger's ingredients of a forecast: the context's today (its zone's) and the last day read, the alert threshold
+ * (`cash_flow_threshold`, cents), the accounts, entries and occurrences.
+ */
 export interface CashFlowInputs {
+  today: string;
+  end_date: string;
   threshold: number;
   accounts: CashFlowAccount[];
   entries: CashFlowEntry[];
@@ -187,10 +195,10 @@ export const ledgerForInsightsRoutes = [
     path: '/internal/v1/aggregates/cash-flow',
     summary: 'Balances now, entries still to be paid or received and the unwritten occurrences of recurrences',
     query: Joi.object<CashFlowQuery>({
-      today: calendarDate().required(),
-      end_date: calendarDate().required(),
+      end_date: calendarDate(),
+      days: Joi.number().integer().min(0).max(800),
       account_id: anyUuid(),
-    }),
+    }).xor('end_date', 'days'),
     responses: { 200: { description: '`CashFlowInputs`' }, 404: { description: 'Unknown account' } },
   }),
   defineRoute({

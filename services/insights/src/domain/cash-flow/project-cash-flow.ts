@@ -1,4 +1,4 @@
-import { addDays, type CalendarDate, compare } from '@finance/shared/calendar';
+import { addDays, type CalendarDate } from '@finance/shared/calendar';
 import { MOVEMENT_KINDS, type MovementKind } from '@finance/shared/contracts/insights/cash-flow';
 import type { BillAhead } from '@finance/shared/contracts/internal/billing-for-insights';
 import type {
@@ -45,7 +45,9 @@ export interface Movement {
 }
 
 const NO_IDS = { transaction_id: null, series_id: null, bill_id: null, credit_card_id: null, goal_id: null };
-const later = (a: CalendarDate, b: CalendarDate) => (compare(a, b) < 0 ? b : a);
+// calendar dates are `YYYY-MM-DD` text: their order is the text's, compared without parsing them (days of a year)
+const later = (a: CalendarDate, b: CalendarDate) => (a < b ? b : a);
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The bills a card's account pays, in due order, each in full at its due date (an overdue one today): a bill's credit
@@ -54,7 +56,7 @@ const later = (a: CalendarDate, b: CalendarDate) => (compare(a, b) < 0 ? b : a);
 function billPayments(bills: BillAhead[], today: CalendarDate): Array<{ day: CalendarDate; movement: Movement }> {
   const payments: Array<{ day: CalendarDate; movement: Movement }> = [];
   const carried = new Map<string, number>();
-  for (const bill of [...bills].sort((a, b) => compare(a.due_date, b.due_date))) {
+  for (const bill of [...bills].sort((a, b) => byText(a.due_date, b.due_date))) {
     const owed = bill.balance + (carried.get(bill.credit_card_id) ?? 0);
     carried.set(bill.credit_card_id, Math.min(owed, 0));
     if (owed <= 0) continue;
@@ -86,7 +88,7 @@ export function projectCashFlow(input: ProjectionInput) {
   const defaultAccount = accounts.find((account) => account.is_default)?.id;
   const dated: Array<{ day: CalendarDate; movement: Movement; shares: CostCenterShare[] }> = [];
   const add = (day: CalendarDate, movement: Movement, shares?: CostCenterShare[]) => {
-    if (!known.has(movement.account_id) || compare(day, end) > 0) return;
+    if (!known.has(movement.account_id) || day > end) return;
     dated.push({ day, movement, shares: shares ?? [{ cost_center_id: null, amount: movement.amount }] });
   };
   for (const entry of input.entries) {
@@ -109,7 +111,7 @@ export function projectCashFlow(input: ProjectionInput) {
   for (const { day, movement } of billPayments(input.bills, today)) add(day, movement);
   if (defaultAccount) {
     for (const goal of input.contributions) {
-      if (compare(goal.date, today) < 0) continue;
+      if (goal.date < today) continue;
       add(goal.date, {
         ...NO_IDS,
         kind: 'GOAL',
@@ -122,54 +124,53 @@ export function projectCashFlow(input: ProjectionInput) {
     }
   }
   const byDay = new Map<CalendarDate, typeof dated>();
-  for (const item of dated) byDay.set(item.day, [...(byDay.get(item.day) ?? []), item]);
+  for (const item of dated) {
+    const list = byDay.get(item.day);
+    if (list) list.push(item);
+    else byDay.set(item.day, [item]);
+  }
   const order = (kind: MovementKind) => MOVEMENT_KINDS.indexOf(kind);
+  const position = new Map(accounts.map((account, index) => [account.id, index]));
 
-  const balances = new Map(accounts.map((account) => [account.id, account.balance]));
-  const counted = accounts.filter((account) => account.counts_in_total).map((account) => account.id);
-  const summary = new Map(
-    accounts.map((account) => [
-      account.id,
-      {
-        first_shortfall_date: null as CalendarDate | null,
-        lowest_balance: Number.POSITIVE_INFINITY,
-        lowest_balance_date: start,
-      },
-    ]),
-  );
+  // per account, by position: the running balance, the first day below the threshold, the lowest from `start`
+  const balances = accounts.map((account) => account.balance);
+  const counted = accounts.flatMap((account, index) => (account.counts_in_total ? [index] : []));
+  const firstShortfall: Array<CalendarDate | null> = accounts.map(() => null);
+  const lowest = accounts.map(() => ({ balance: Number.POSITIVE_INFINITY, date: start }));
   const cumulative = new Map<string | null, number>();
+  const daily: number[][] = accounts.map(() => []);
   const days = [];
-  for (let day = today; compare(day, end) <= 0; day = addDays(day, 1)) {
-    const items = (byDay.get(day) ?? []).sort(
+  for (let day = today; day <= end; day = addDays(day, 1)) {
+    const items = byDay.get(day) ?? [];
+    items.sort(
       (a, b) =>
         order(a.movement.kind) - order(b.movement.kind) ||
-        compare(a.movement.date, b.movement.date) ||
-        a.movement.title.localeCompare(b.movement.title),
+        byText(a.movement.date, b.movement.date) ||
+        byText(a.movement.title, b.movement.title),
     );
     const net = new Map<string | null, number>();
     for (const { movement, shares } of items) {
-      balances.set(movement.account_id, (balances.get(movement.account_id) ?? 0) + movement.amount);
-      for (const share of shares) net.set(share.cost_center_id, (net.get(share.cost_center_id) ?? 0) + share.amount);
-    }
-    for (const [center, amount] of net) cumulative.set(center, (cumulative.get(center) ?? 0) + amount);
-    for (const [id, figures] of summary) {
-      const balance = balances.get(id) ?? 0;
-      if (figures.first_shortfall_date === null && balance < input.threshold) figures.first_shortfall_date = day;
-      if (compare(day, start) >= 0 && balance < figures.lowest_balance) {
-        figures.lowest_balance = balance;
-        figures.lowest_balance_date = day;
+      balances[position.get(movement.account_id) as number] += movement.amount;
+      if (input.byCostCenter) {
+        for (const share of shares) net.set(share.cost_center_id, (net.get(share.cost_center_id) ?? 0) + share.amount);
       }
     }
-    if (compare(day, start) < 0) continue;
+    for (const [center, amount] of net) cumulative.set(center, (cumulative.get(center) ?? 0) + amount);
+    for (let index = 0; index < balances.length; index++) {
+      const balance = balances[index];
+      if (firstShortfall[index] === null && balance < input.threshold) firstShortfall[index] = day;
+      if (day >= start && balance < lowest[index].balance) lowest[index] = { balance, date: day };
+    }
+    if (day < start) continue;
+    for (let index = 0; index < balances.length; index++) daily[index].push(balances[index]);
     days.push({
       date: day,
-      total_balance: counted.reduce((total, id) => total + (balances.get(id) ?? 0), 0),
-      balances: accounts.map((account) => ({ account_id: account.id, balance: balances.get(account.id) ?? 0 })),
+      total_balance: counted.reduce((total, index) => total + balances[index], 0),
       movements: items.map((item) => item.movement),
       ...(input.byCostCenter
         ? {
             cost_centers: [...cumulative.keys()]
-              .sort((a, b) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
+              .sort((a, b) => (a === null ? 1 : b === null ? -1 : byText(a, b)))
               .map((center) => ({
                 cost_center_id: center,
                 net: net.get(center) ?? 0,
@@ -184,18 +185,16 @@ export function projectCashFlow(input: ProjectionInput) {
     start_date: start,
     end_date: end,
     threshold: input.threshold,
-    accounts: accounts.map((account) => {
-      const figures = summary.get(account.id)!;
-      return {
-        account_id: account.id,
-        name: account.name,
-        counts_in_total: account.counts_in_total,
-        balance: account.balance,
-        first_shortfall_date: figures.first_shortfall_date,
-        lowest_balance: Number.isFinite(figures.lowest_balance) ? figures.lowest_balance : account.balance,
-        lowest_balance_date: figures.lowest_balance_date,
-      };
-    }),
+    accounts: accounts.map((account, index) => ({
+      account_id: account.id,
+      name: account.name,
+      counts_in_total: account.counts_in_total,
+      balance: account.balance,
+      first_shortfall_date: firstShortfall[index],
+      lowest_balance: Number.isFinite(lowest[index].balance) ? lowest[index].balance : account.balance,
+      lowest_balance_date: lowest[index].date,
+      balances: daily[index],
+    })),
     days,
   };
 }

@@ -1,7 +1,6 @@
-import { addDays, type CalendarDate } from '@finance/shared/calendar';
+import { addDays } from '@finance/shared/calendar';
 import type { BillingInsightsClient } from '@finance/shared/clients/billing-insights-client';
 import type { LedgerInsightsClient } from '@finance/shared/clients/ledger-insights-client';
-import { todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import { SHORTFALL_HORIZON_DAYS } from '@finance/shared/contracts/insights/cash-flow';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -41,9 +40,7 @@ export function shortfallAlerts(
       return { account_id: account.account_id, short: false, episode: was.episode, shortfall_date: null };
     if (was.short) return { ...was, shortfall_date: date };
     const episode = was.episode + 1;
-    const balance =
-      result.days.find((entry) => entry.date === date)?.balances.find((b) => b.account_id === account.account_id)
-        ?.balance ?? account.balance;
+    const balance = account.balances[result.days.findIndex((entry) => entry.date === date)] ?? account.balance;
     notifications.push({
       userId: ctx.userId,
       profileId: ctx.profileId,
@@ -61,7 +58,8 @@ export function shortfallAlerts(
 }
 
 /**
- * One context's alerts: its forecast over the next 90 days (read with no transaction open), then its accounts'
+ * One context's alerts: its forecast over the next 90 days from its today (the ledger's; read with no transaction
+ * open), then its accounts'
  * episodes, their notifications (and `cash_flow.shortfall` events) and its next check (its next midnight) in one
  * transaction. Answers the notifications added.
  */
@@ -70,20 +68,14 @@ async function evaluateWatch(
   ledger: LedgerInsightsClient,
   billing: BillingInsightsClient,
   watch: DueWatch,
-  at: Date,
 ): Promise<number> {
   const ctx: CallerContext = { userId: watch.user_id, profileId: watch.profile_id, business: false, keyId: null };
-  const today: CalendarDate = todayIn(watch.time_zone, at);
-  const result = await forecast(em.fork(), ledger, billing, ctx, {
-    today,
-    start: today,
-    end: addDays(today, SHORTFALL_HORIZON_DAYS - 1),
-  });
+  const result = await forecast(em.fork(), ledger, billing, ctx, { days: SHORTFALL_HORIZON_DAYS - 1 });
   return em.fork().transactional(async (tx) => {
     const { rows, notifications } = shortfallAlerts(ctx, result, await lockedAlerts(tx, ctx));
     await saveAlerts(tx, ctx, rows);
     const notified = await insertNotifications(tx, notifications);
-    await scheduleWatch(tx, ctx, watch.marks, addDays(today, 1));
+    await scheduleWatch(tx, ctx, watch.marks, addDays(result.today, 1));
     return notified;
   });
 }
@@ -106,7 +98,7 @@ export async function evaluateShortfalls(
     const batch = await watchesDue(em.fork(), at.toISOString(), cursor, BATCH);
     for (const watch of batch) {
       try {
-        totals.notified += await evaluateWatch(em, ledger, billing, watch, at);
+        totals.notified += await evaluateWatch(em, ledger, billing, watch);
         totals.evaluated += 1;
       } catch (error) {
         failed(watch.context_id, error);

@@ -1,4 +1,5 @@
 import { addDays, type CalendarDate } from '@finance/shared/calendar';
+import { DEFAULT_TIME_ZONE, todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type {
   CashFlowInputs,
@@ -9,8 +10,12 @@ import type { SplitPart } from '@finance/shared/contracts/ledger/transaction-spl
 import { notFound } from '@finance/shared/errors/app-error';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { balancesOf } from '../../data-access/account-repository.ts';
-import { cashFlowAccounts, openSeriesOf, unpaidEntries } from '../../data-access/cash-flow-reads.ts';
-import { getPersonalConfig } from '../preferences/personal-config.ts';
+import {
+  type CashFlowAccountRow,
+  cashFlowAccounts,
+  openSeriesOf,
+  unpaidEntries,
+} from '../../data-access/cash-flow-reads.ts';
 import { pendingOccurrences } from '../transactions/new-transaction.ts';
 
 const signed = (amount: number, isExpense: boolean) => (isExpense ? -amount : amount);
@@ -32,8 +37,9 @@ function costCenters(row: {
 }
 
 /**
- * What the ledger knows ahead of a forecast (`docs/decisions.md` §10, cash flow): each live account's balance now (as
- * the accounts show it), whether it counts in the total, the unpaid account entries dated up to `end_date` and the
+ * What the ledger knows ahead of a forecast (`docs/decisions.md` §10, cash flow): the context's today (its zone's),
+ * the last day read (`end_date`, or `days` after today), the alert threshold, each live account's balance now (as
+ * the accounts show it), whether it counts in the total, the unpaid account entries dated up to that day and the
  * occurrences of each open recurrence its horizon has not written yet (from its next index, up to its end), signed.
  * Card occurrences come with their card: their bills are billing's to place.
  */
@@ -42,8 +48,11 @@ export async function cashFlowInputs(
   ctx: CallerContext,
   query: CashFlowQuery,
 ): Promise<CashFlowInputs> {
-  const rows = await cashFlowAccounts(em, ctx, query.account_id);
+  const found = await cashFlowAccounts(em, ctx, query.account_id);
+  const rows = found.filter((row): row is CashFlowAccountRow & { id: string } => row.id !== null);
   if (query.account_id && rows.length === 0) throw notFound('Conta não encontrada (account_id)');
+  const today = todayIn(found[0]?.time_zone ?? DEFAULT_TIME_ZONE);
+  const end = query.end_date ?? addDays(today, query.days ?? 0);
   const balances = await balancesOf(
     em,
     rows.map((row) => ({
@@ -52,10 +61,12 @@ export async function cashFlowInputs(
       initialBalance: Number(row.initial_balance),
     })),
   );
-  const entries = await unpaidEntries(em, ctx, query.end_date, query.account_id);
+  const entries = await unpaidEntries(em, ctx, end, query.account_id);
   const series = await openSeriesOf(em, ctx);
-  const { cash_flow_threshold: threshold } = await getPersonalConfig(em, ctx);
+  const threshold = Number(found[0]?.cash_flow_threshold ?? 0);
   return {
+    today,
+    end_date: end,
     threshold,
     accounts: rows.map((row) => ({
       id: row.id,
@@ -77,8 +88,7 @@ export async function cashFlowInputs(
     occurrences: series
       .filter((row) => !query.account_id || row.account_id === query.account_id || row.credit_card_id !== null)
       .flatMap((row) => {
-        const last: CalendarDate =
-          row.ends_before && row.ends_before <= query.end_date ? addDays(row.ends_before, -1) : query.end_date;
+        const last: CalendarDate = row.ends_before && row.ends_before <= end ? addDays(row.ends_before, -1) : end;
         return pendingOccurrences(row.anchor, row.frequency, last, row.next_index).map((date) => ({
           series_id: row.series_id,
           account_id: row.account_id,
