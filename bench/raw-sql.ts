@@ -2,6 +2,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { sessionOptions } from '@finance/shared/db/orm';
 import { numberedStatement } from '@finance/shared/db/sql';
 import pg from 'pg';
+import { cardsWithUnrolledBillsStatement } from '../services/billing/src/data-access/card-repository.ts';
 import { reminderPlansStatement } from '../services/insights/src/data-access/goal-repository.ts';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
 import { summaryStatement } from '../services/ledger/src/data-access/aggregates/summary.ts';
@@ -247,14 +248,13 @@ function inSchema(schema: string, tables: string[], statement: { sql: string; pa
 /**
  * The database work of a forecast's answer, from the services' own builders where they have them: the ledger's
  * accounts with the preferences, their paid nets (the balances), the unpaid entries up to `end`, the open series with
- * their latest members; billing's live cards and their bills, the ledger's totals of those not carried yet; insights'
+ * their latest members; billing's live cards with their bills not carried, the ledger's totals of those; insights'
  * goal reminders. The projection itself (days, bills in order, goals) is ours.
  */
 export function cashFlowStatements(
   userId: string,
   accountIds: string[],
   end: string,
-  cardIds: string[],
   unrolledBillIds: string[],
 ): Statement[] {
   const ctx = personal(userId);
@@ -263,11 +263,7 @@ export function cashFlowStatements(
     fromProduction(paidNetStatement(accountIds)),
     fromProduction(unpaidEntriesStatement(ctx, end)),
     fromProduction(openSeriesStatement(ctx)),
-    {
-      text: 'select * from billing.credit_cards where context_id = $1 and deleted_at is null order by id',
-      values: [userId],
-    },
-    { text: 'select * from billing.bills where credit_card_id = any($1::uuid[])', values: [cardIds] },
+    inSchema('billing', ['credit_cards', 'bills'], cardsWithUnrolledBillsStatement(ctx)),
     fromProduction(billTotalsStatement(ctx, unrolledBillIds)),
     inSchema('insights', ['goals', 'goal_reminders'], reminderPlansStatement(ctx)),
   ];

@@ -477,7 +477,6 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
               person.userId,
               person.accountIds,
               forecastEnd,
-              person.cardIds,
               bills.map((bill) => bill.id),
             ),
             // the answer is a year of days, bigger than the rows it reads: the bare server sends its bytes too
