@@ -23,10 +23,13 @@ export class TransactionSplits extends Migration {
       updated_at timestamptz(3) not null,
       unique (transaction_id, position)
     )`);
-    // the reports' split branch: a context's split entries by date, then their parts by parent
+    // the reports' split branch: a context's split entries by date, then their parts by parent, or the context's parts
+    // whole (a year's report reads them all: with only the parent's index PostgreSQL hashed every context's parts)
     this.addSql(
       'create index transactions_split_date_idx on transactions (context_id, date, id) where is_split and deleted_at is null',
     );
+    this.addSql(`create index transaction_splits_context_idx on transaction_splits (context_id)
+      include (transaction_id, amount, category_id, subcategory_id)`);
     // the cash-flow forecast's entries still to be paid or received: a context's unpaid account entries by date
     this.addSql(`create index transactions_unpaid_idx on transactions (context_id, date)
       where not paid and account_id is not null and deleted_at is null`);
