@@ -17,6 +17,8 @@ export interface BaselineServer {
    * is, as the ledger writes the records PostgreSQL makes: no parse, no second serialization.
    */
   serveRecords(name: string, statements: Statement[]): string;
+  /** As `serve`, but answers `body` (an answer of ours, as many bytes) once the statements ran. */
+  serveBody(name: string, statements: Statement[], body: string): string;
   stop(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
   await pool.query(
     `create table if not exists ${BASELINE_SCHEMA}.transactions (like ledger.transactions including all)`,
   );
-  const reads = new Map<string, { statements: Statement[]; records: boolean }>();
+  const reads = new Map<string, { statements: Statement[]; records: boolean; body?: string }>();
   const app = express();
   app.use(express.json());
   app.post('/v1/transactions', async (req, res) => {
@@ -55,6 +57,11 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
     const read = reads.get(req.params.name);
     if (!read) {
       res.status(404).json({ message: 'leitura desconhecida' });
+      return;
+    }
+    if (read.body !== undefined) {
+      for (const statement of read.statements) await pool.query(statement);
+      res.type('json').send(read.body);
       return;
     }
     if (read.records) {
@@ -81,6 +88,10 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
     },
     serveRecords(name, statements) {
       reads.set(name, { statements, records: true });
+      return `${url}/reads/${name}`;
+    },
+    serveBody(name, statements, body) {
+      reads.set(name, { statements, records: false, body });
       return `${url}/reads/${name}`;
     },
     async stop() {

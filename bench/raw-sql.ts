@@ -2,11 +2,18 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import { sessionOptions } from '@finance/shared/db/orm';
 import { numberedStatement } from '@finance/shared/db/sql';
 import pg from 'pg';
+import { cardsWithUnrolledBillsStatement } from '../services/billing/src/data-access/card-repository.ts';
+import { reminderPlansStatement } from '../services/insights/src/data-access/goal-repository.ts';
 import { subcategoryTotalsStatement } from '../services/ledger/src/data-access/aggregates/by-subcategory.ts';
 import { summaryStatement } from '../services/ledger/src/data-access/aggregates/summary.ts';
 import { billRowsStatement, billTotalsStatement } from '../services/ledger/src/data-access/bill-contents-reads.ts';
+import {
+  cashFlowAccountsStatement,
+  openSeriesStatement,
+  unpaidEntriesStatement,
+} from '../services/ledger/src/data-access/cash-flow-reads.ts';
 import { isoTimestampSql } from '../services/ledger/src/data-access/transaction-json.ts';
-import { listPageStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
+import { listPageStatement, paidNetStatement } from '../services/ledger/src/data-access/transaction-repository.ts';
 
 export interface SqlLoadResult {
   requests: number;
@@ -228,3 +235,36 @@ export const recategorizeStatement = (
            and (t.category_id is distinct from $3 or t.subcategory_id is distinct from $4)`,
   values: [profileId, cnpjDigits, categoryId, subcategoryId],
 });
+
+/** Another service's statement run on the ledger's search path: its tables named with their schema. */
+function inSchema(schema: string, tables: string[], statement: { sql: string; params: unknown[] }): Statement {
+  const numbered = fromProduction(statement);
+  return {
+    text: numbered.text.replace(new RegExp(`\\b(${tables.join('|')})\\b`, 'g'), `${schema}.$1`),
+    values: numbered.values,
+  };
+}
+
+/**
+ * The database work of a forecast's answer, from the services' own builders where they have them: the ledger's
+ * accounts with the preferences, their paid nets (the balances), the unpaid entries up to `end`, the open series with
+ * their latest members; billing's live cards with their bills not carried, the ledger's totals of those; insights'
+ * goal reminders. The projection itself (days, bills in order, goals) is ours.
+ */
+export function cashFlowStatements(
+  userId: string,
+  accountIds: string[],
+  end: string,
+  unrolledBillIds: string[],
+): Statement[] {
+  const ctx = personal(userId);
+  return [
+    fromProduction(cashFlowAccountsStatement(ctx)),
+    fromProduction(paidNetStatement(accountIds)),
+    fromProduction(unpaidEntriesStatement(ctx, end)),
+    fromProduction(openSeriesStatement(ctx)),
+    inSchema('billing', ['credit_cards', 'bills'], cardsWithUnrolledBillsStatement(ctx)),
+    fromProduction(billTotalsStatement(ctx, unrolledBillIds)),
+    inSchema('insights', ['goals', 'goal_reminders'], reminderPlansStatement(ctx)),
+  ];
+}

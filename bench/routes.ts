@@ -12,6 +12,7 @@ export const ROUTES = {
   showBill: ['get', '/v2/bills/show-by-card/:cardId'],
   subcategoryReport: ['get', '/v1/reports/subcategory-details'],
   summaryReport: ['get', '/v1/reports/summary'],
+  cashFlowReport: ['get', '/v1/reports/cash-flow'],
   investmentYield: ['get', '/v1/investments/yield'],
   createRule: ['post', '/v1/categorization-rules'],
   updateRule: ['patch', '/v1/categorization-rules/:id'],

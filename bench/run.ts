@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
+import { addDays, addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
 import { dropDatabase } from '@finance/shared/testing/servers';
 import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
@@ -14,6 +14,7 @@ import { manyTenants, type TenantsOptions, tenantsTable } from './many-tenants.t
 import {
   billRecordsStatements,
   billStatements,
+  cashFlowStatements,
   listStatement,
   openBillIds,
   queryOnce,
@@ -40,6 +41,8 @@ import {
 } from './report.ts';
 import { available, type RouteName } from './routes.ts';
 import { type BenchData, DIVERSOS, FULL_SCALE, type SeedOptions, seedBenchData } from './seed.ts';
+import { seedForecast } from './seed-forecast.ts';
+import { seedSplits, setSplit } from './seed-splits.ts';
 import { stackFloor } from './stack-floor.ts';
 import { statementImportScenario } from './statement-import.ts';
 import { peakRss, startTopology, type Topology } from './topology.ts';
@@ -77,8 +80,8 @@ const TOPOLOGY_MODE =
 /** `BENCH_TOPOLOGY=off` skips the second pass on the `npm start` topology. */
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
 /**
- * `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, create, rule, statement,
- * tenants); all by default.
+ * `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, cashflow, splits, create,
+ * rule, statement, tenants); all by default.
  */
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
@@ -145,10 +148,12 @@ async function httpFigures(load: Load): Promise<Figures> {
 /** The sides a paired scenario can measure: ours and its floors. */
 type SideName = 'ours' | 'baseline' | 'bareTopology' | 'sameBytes' | 'sameBytesTopology';
 
-/** One side of an alternated measurement: the load it drives and the processes it runs on. */
+/** One side of an alternated measurement: the load it drives, the processes it runs on, what precedes its windows. */
 interface Side {
   load: Load;
   probe: CpuProbe;
+  /** Puts the data in this side's state before each of its windows (the splits' on and off). */
+  prepare?: () => Promise<void>;
 }
 
 /**
@@ -169,6 +174,7 @@ async function alternated(
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, side] of sides.entries()) {
       if (i > 0) await settle();
+      await side.prepare?.();
       let before: CpuSample = {};
       const options = { ...driveOptions(side.load), warmup: WARMUP_SECONDS, seconds: SECONDS / ROUNDS };
       windows[i].push(
@@ -196,7 +202,7 @@ async function pairedFigures(
   ours: Load,
   baseline: Load,
   hops: 1 | 2,
-  { settle, sameBytes }: { settle?: () => Promise<void>; sameBytes?: Load } = {},
+  { settle, sameBytes }: { settle?: () => Promise<void>; sameBytes?: Load & { name?: string } } = {},
 ): Promise<
   Pick<ScenarioResult, 'rps' | 'p50' | 'p99' | 'requests' | 'non2xx' | 'errors' | 'cpu'> & {
     baseline: Figures;
@@ -229,7 +235,7 @@ async function pairedFigures(
     ...mine.figures,
     baseline: bare.figures,
     bareTopology: bareTopology && { name: hopsName(hops), ...bareTopology.figures },
-    sameBytes: bytes && { name: SAME_BYTES_NAME, ...bytes.figures },
+    sameBytes: bytes && { name: sameBytes?.name ?? SAME_BYTES_NAME, ...bytes.figures },
     sameBytesTopology: bytesTopology && { name: hopsName(hops), ...bytesTopology.figures },
     cpu: {
       ours: mine.cpu,
@@ -297,15 +303,28 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
     hops: 1 | 2,
     rawName: string,
     statements: Statement[],
-    sameBytes?: Statement[],
+    sameBytes?: Statement[] | { body: string },
   ): Promise<ScenarioResult> => {
+    const bytesUrl =
+      sameBytes &&
+      (Array.isArray(sameBytes)
+        ? bare.serveRecords(`${key}-records`, sameBytes)
+        : bare.serveBody(`${key}-body`, statements, sameBytes.body));
     const paired = await pairedFigures(
       target,
       relays,
       { url: `${target.url}${path}`, api: person.api },
       { url: bare.serve(key, statements), api: person.api },
       hops,
-      { sameBytes: sameBytes && { url: bare.serveRecords(`${key}-records`, sameBytes), api: person.api } },
+      {
+        sameBytes: bytesUrl
+          ? {
+              url: bytesUrl,
+              api: person.api,
+              ...(Array.isArray(sameBytes) ? {} : { name: 'bare express + pg, same statements, answering our bytes' }),
+            }
+          : undefined,
+      },
     );
     return {
       scenario,
@@ -435,6 +454,43 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
     );
   }
 
+  const forecastEnd = addDays(data.today, 365);
+  const forecast = `/v1/reports/cash-flow?end_date=${forecastEnd}`;
+  if (wanted('cashflow')) {
+    const scenario = 'Cash-flow forecast (a year)';
+    const missing = skipIfMissing(scenario, `GET ${forecast}`, ['cashFlowReport']);
+    if (missing) results.push(finish(missing));
+    else {
+      await seedForecast(person, data.today);
+      const bills = await queryOnce<{ id: string }>(
+        target.databaseUrl,
+        'select id from billing.bills where credit_card_id = any($1::uuid[]) and rolled_over_at is null',
+        [person.cardIds],
+      );
+      results.push(
+        finish(
+          await read(
+            'cashflow',
+            scenario,
+            forecast,
+            2,
+            'raw SQL of the rows it reads',
+            cashFlowStatements(
+              person.userId,
+              person.accountIds,
+              forecastEnd,
+              bills.map((bill) => bill.id),
+            ),
+            // the answer is a year of days, bigger than the rows it reads: the bare server sends its bytes too
+            { body: JSON.stringify((await person.api.get(forecast)).body) },
+          ),
+        ),
+      );
+    }
+  }
+
+  if (wanted('splits')) results.push(finish(await splitReports(target, data)));
+
   if (wanted('rule')) results.push(finish(await recategorization(target, data)));
   if (wanted('statement')) {
     for (const result of await statementImportScenario(person.api, target.databaseUrl, target.rss)) {
@@ -442,6 +498,32 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
     }
   }
   return results;
+}
+
+/**
+ * The year's subcategory report of the person with one transaction in ten split in three parts, beside the same
+ * report with those transactions whole (their flags off, their parts left), alternated window by window.
+ */
+async function splitReports(target: Target, data: BenchData): Promise<ScenarioResult> {
+  const path = `/v1/reports/subcategory-details?start_date=${data.start}&end_date=${data.today}`;
+  const request = `GET ${path}`;
+  const missing = skipIfMissing('Subcategory report with splits', request, ['subcategoryReport']);
+  if (missing) return missing;
+  const person = data.personal;
+  const split = await seedSplits(target.databaseUrl, person.userId);
+  const load = { url: `${target.url}${path}`, api: person.api };
+  const [on, off] = await alternated([
+    { load, probe: target.cpu.ours, prepare: () => setSplit(target.databaseUrl, person.userId, true) },
+    { load, probe: target.cpu.ours, prepare: () => setSplit(target.databaseUrl, person.userId, false) },
+  ]);
+  await setSplit(target.databaseUrl, person.userId, false);
+  return {
+    scenario: `Subcategory report (one year), ${split.toLocaleString('en-US')} transactions split (1 in 10)`,
+    request,
+    ...on.figures,
+    baseline: { name: 'the same report, no transaction split', ...off.figures },
+    cpu: { ours: on.cpu, baseline: off.cpu },
+  };
 }
 
 /** The bills whose totals the show-bill answer reads: the card's bills not yet carried, and the bill itself. */

@@ -30,6 +30,7 @@ const SCHEDULED = [
   ['billing', QUEUES.billRollover, 'bill-rollover'],
   ['insights', QUEUES.limitWindows, 'limit-windows'],
   ['insights', QUEUES.goalReminders, 'goal-reminders'],
+  ['insights', QUEUES.cashFlowAlerts, 'cash-flow-alerts'],
   ['insights', QUEUES.investmentYields, 'investment-yields'],
   ['ledger', QUEUES.openBankingSync, 'open-banking.sync-all'],
 ] as const;
@@ -121,6 +122,15 @@ describe('one context key: a context reads only its own rows, through an index',
       received_account_id: savings.id,
     });
     const ids = await createReadRecords(api, { account: account.id, card: card.id }, company, today);
+    // 90 % of the limit spent: a warning, so every context holds a notification to read and mark, on any date
+    await created(api, '/v1/transactions', {
+      amount: 45_000,
+      date: today,
+      is_expense: true,
+      title: 'Gasto do limite',
+      account_id: account.id,
+      category_id: ids.category,
+    });
     const webhook = await created(api, '/v1/webhooks', {
       url: `${receiver.url}/hook`,
       events: ['transaction.created'],
@@ -327,6 +337,9 @@ describe('one context key: a context reads only its own rows, through an index',
   it('when each scheduled run comes again right after one did the due work, then it reads almost nothing', async () => {
     await cloneEachContext();
     await runEveryScheduled();
+    // what those runs wrote (occurrences, carried balances) made forecasts due through its events: that work done too
+    await settled();
+    await runScheduled('insights', QUEUES.cashFlowAlerts, 'cash-flow-alerts');
     const again = await readsDuring(runEveryScheduled);
     // the copies' work was done by the first runs: what a run reads now does not grow with what is stored
     const read = [...again]

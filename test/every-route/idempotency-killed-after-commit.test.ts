@@ -82,6 +82,17 @@ const STEPS: Step[] = [
     body: (ids) => ({ account_id: ids.account }),
   },
   {
+    route: 'PUT /v1/transactions/:id/splits',
+    path: (ids) => `/v1/transactions/${ids.transaction}/splits`,
+    body: (ids) => ({
+      parts: [
+        { amount: 300, category_id: ALIMENTACAO },
+        { amount: 200, category_id: ids.category },
+      ],
+    }),
+  },
+  { route: 'DELETE /v1/transactions/:id/splits', path: (ids) => `/v1/transactions/${ids.transaction}/splits` },
+  {
     route: 'PUT /v2/transactions/duplicate/update-many',
     path: (ids) => `/v2/transactions/duplicate/update-many?transactions_ids=${ids.transaction}`,
     body: () => ({ title: 'Editada' }),

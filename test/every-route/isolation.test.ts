@@ -19,6 +19,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /v1/credit-cards/:id': { name: 'Invasor' },
   'PATCH /v2/bills/closing-date/by-card/:cardId': { closing_day: 5 },
   'POST /v1/transactions/:id/installments': { quantity: 1 },
+  'PUT /v1/transactions/:id/splits': { parts: [{ amount: 2_500 }, { amount: 2_500 }] },
   'PUT /v1/categories/:id': { name: 'Invasor' },
   'PUT /v1/subcategories/:id': { name: 'Invasor' },
   'PATCH /v1/categorization-rules/:id': { enabled: false },

@@ -26,6 +26,7 @@ import {
 } from '../../services/gateway/src/domain/manage-access.ts';
 import { startGateway } from '../../services/gateway/src/start-gateway.ts';
 import { type InsightsConfig, loadInsightsConfig } from '../../services/insights/src/config.ts';
+import { CASH_FLOW_ALERTS_SCHEDULER_ID } from '../../services/insights/src/entry-points/jobs/cash-flow-alerts-worker.ts';
 import { insightsService } from '../../services/insights/src/insights-service.ts';
 import { type LedgerConfig, loadLedgerConfig } from '../../services/ledger/src/config.ts';
 import { ledgerService } from '../../services/ledger/src/ledger-service.ts';
@@ -173,6 +174,9 @@ export class TestStack {
         { logger, onQuery: onQuery('insights') },
       );
       services.push(insights);
+      // the minute's cash-flow alerts would notify shortfalls in any test's context as its entries change: tests of
+      // the alerts run the job themselves (`runInsightsJob`), at the clock they set
+      await insights.runtime.queues.get(QUEUES.cashFlowAlerts).removeJobScheduler(CASH_FLOW_ALERTS_SCHEDULER_ID);
       const gatewayConfig = loadGatewayConfig({
         ...env,
         LEDGER_URL: ledger.url,

@@ -77,6 +77,13 @@ export async function writeEveryRoute(
     `/v2/transactions/duplicate/update-many?transactions_ids=${copy.id}`,
     { category_id: ids.category, edition_type: 'THIS' },
   );
+  await send('PUT /v1/transactions/:id/splits', `/v1/transactions/${copy.id}/splits`, {
+    parts: [
+      { amount: 20_000, category_id: ids.category, cost_center_id: ids.costCenter ?? null },
+      { amount: 5_000, category_id: ids.category, tag_ids: [ids.tag] },
+    ],
+  });
+  await send('DELETE /v1/transactions/:id/splits', `/v1/transactions/${copy.id}/splits`);
   await send('POST /v1/transactions/create-transfer', '/v1/transactions/create-transfer', {
     amount: 5_000,
     date: today,

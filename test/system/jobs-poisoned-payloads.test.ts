@@ -32,6 +32,7 @@ describe('background jobs with poisoned payloads', () => {
     [QUEUES.billRollover]: 'billing',
     [QUEUES.goalReminders]: 'insights',
     [QUEUES.limitWindows]: 'insights',
+    [QUEUES.cashFlowAlerts]: 'insights',
     [QUEUES.insightsLedgerEvents]: 'insights',
     [QUEUES.transactionChanges]: 'insights',
     [QUEUES.consentRevocation]: 'ledger',
@@ -62,6 +63,13 @@ describe('background jobs with poisoned payloads', () => {
       'limit-windows',
       { today: '2026-02-30' },
       'bad limit window date',
+    ],
+    [
+      'a cash-flow alerts instant that is no instant',
+      QUEUES.cashFlowAlerts,
+      'cash-flow-alerts',
+      { at: 'ontem' },
+      'bad cash-flow alerts instant',
     ],
     [
       'a reminder day that does not exist',

@@ -24,7 +24,7 @@ describe('a service that does not serve every contract it owns', () => {
       ROLE: role,
       QUEUE_PREFIX: prefix,
     });
-  /** Billing with its internal route for insights (the current bills) left out. */
+  /** Billing with its internal routes for insights (the current bills, the bills ahead) left out. */
   const forgetful: ServiceDefinition<BillingConfig> = {
     ...billingService,
     mountRoutes: (app, runtime) => {
@@ -50,7 +50,7 @@ describe('a service that does not serve every contract it owns', () => {
 
   it('when it serves HTTP, then it refuses to start and names the route left without a handler', async () => {
     await expect(startService(forgetful, configFor('api'))).rejects.toThrow(
-      'billing serves no handler for 1 of its route(s): GET /internal/v1/bills/current (listCurrentBills)',
+      'billing serves no handler for 2 of its route(s): GET /internal/v1/bills/current (listCurrentBills), POST /internal/v1/bills/ahead (listBillsAhead)',
     );
   });
 

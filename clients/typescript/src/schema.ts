@@ -356,6 +356,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions/{id}/splits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The parts a transaction is split into
+         * @description `parts` is empty when the transaction is not split (`is_split` false). The parts count instead of the transaction wherever totals go by category: the subcategory report, spending limits and their warnings, the DRE (each part by its own category through the mapping, at the transaction’s competence date) and the cash-flow forecast by cost center. The transaction stays one entry: the list, the bill’s total, the account balance and the summary show its amount, unchanged.
+         */
+        get: operations["getTransactionSplit"];
+        /**
+         * Split a transaction into parts, or replace its parts
+         * @description 2 to 50 `parts`, each with its `amount` (cents ≥ 1), category and subcategory (a subcategory alone brings its category), tags, an optional description and, for a licensed company, contact and cost center (403 otherwise). The amounts sum exactly to the transaction’s `amount` (else 400 on `parts`); they take its direction. Any transaction may be split: account or card entry, installment, occurrence, transfer leg. `edition_type` THIS (default) / THIS_AND_NEXT (members dated on or after `edition_date`, default the transaction’s date) / ALL reaches the members of its series as an edit does (a transfer’s two legs always together): each member gets the same parts in the same proportions, its own amount apportioned as installments are (each part floor(amount × part ÷ total), the leftover cents one each to the first parts), so every member’s parts sum to its amount; a member too small for every part to get a cent is 400, nothing written. A recurrence’s later occurrences copy the split of the latest one, as they copy its tags. Changing a split transaction’s amount later (an edit or a bank’s re-import) apportions its parts to the new amount the same way, dropping a part left with no cent (a split left with one part is removed). A re-import or re-sync never changes the parts otherwise (they are the user’s). Concurrent changes of one transaction apply one after the other. All or nothing; answers every member’s split, by date. The parts count instead of the transaction wherever totals go by category: the subcategory report, spending limits and their warnings, the DRE (each part by its own category through the mapping, at the transaction’s competence date) and the cash-flow forecast by cost center. The transaction stays one entry: the list, the bill’s total, the account balance and the summary show its amount, unchanged.
+         */
+        put: operations["replaceTransactionSplit"];
+        post?: never;
+        /**
+         * Remove the split of a transaction (or of members of its series)
+         * @description The transaction counts again as one entry of its own category. `edition_type` THIS (default) / THIS_AND_NEXT (from `edition_date`, default its date) / ALL as on replace. `removed` counts the members that were split.
+         */
+        delete: operations["removeTransactionSplit"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/categories": {
         parameters: {
             query?: never;
@@ -475,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Create a rule from a transaction with merchant data
-         * @description The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). `available_criteria` lists its merchant_name and merchant_cnpj; `match_fields` defaults to all of them and may only name available ones. `fingerprint` is `sha256:` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
+         * @description The source must be a live transaction of the context with a merchant name or CNPJ (404 when unknown, 400 without merchant data). `available_criteria` lists its merchant_name and merchant_cnpj; `match_fields` defaults to all of them and may only name available ones. `fingerprint` is `sha256:` + the hex SHA-256 of the context, the direction and the matched normalized values: posting the same fingerprint again updates that rule (200) instead of creating one (201). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `splits` (2–20 parts, percentages with at most two decimals summing to exactly 100, else 400 on `splits`) makes the rule split each transaction it categorizes (the transaction takes `category_id`): each part gets floor(amount × percentage ÷ 100) cents and the leftover cents go one each to the first parts, in the order sent (70/30 of R$ 10,01: R$ 7,01 and R$ 3,00); a transaction too small for every part to get a cent is categorized but not split. It replaces any split the transaction had, on imports, on its source and with `apply_to_existing`, like its category; `splits: null` (or absent on creation) only categorizes and leaves parts as they are. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
          */
         post: operations["createCategorizationRule"];
         delete?: never;
@@ -507,7 +535,7 @@ export interface paths {
         head?: never;
         /**
          * Update a rule, optionally applying it to existing transactions
-         * @description Only the fields sent change; `subcategory_id: null` clears it. A new category without a subcategory clears a subcategory of another category. Changing `match_fields` changes the fingerprint (409 when another live rule has it). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
+         * @description Only the fields sent change; `subcategory_id: null` clears it. A new category without a subcategory clears a subcategory of another category. Changing `match_fields` changes the fingerprint (409 when another live rule has it). A transaction matches when `is_expense` is equal and every field of `match_fields` equals the rule value after normalization (Unicode decomposition with every combining mark removed, so composed and decomposed accents match; lower case; every Unicode blank, U+00A0 included, collapsed to one space; trimmed; a CNPJ keeps its digits). On imports the enabled rule matching more fields wins, then the most recently updated. `splits` (2–20 parts, percentages with at most two decimals summing to exactly 100, else 400 on `splits`) makes the rule split each transaction it categorizes (the transaction takes `category_id`): each part gets floor(amount × percentage ÷ 100) cents and the leftover cents go one each to the first parts, in the order sent (70/30 of R$ 10,01: R$ 7,01 and R$ 3,00); a transaction too small for every part to get a cent is categorized but not split. It replaces any split the transaction had, on imports, on its source and with `apply_to_existing`, like its category; `splits: null` (or absent on creation) only categorizes and leaves parts as they are. `apply_to_existing: true` recategorizes every live matching transaction of the context with this rule on the recategorization worker, in batches; the call waits up to 5 s for it. `updated_existing_count` counts the transactions it changed (the source transaction excluded), or, while the job still runs, those it will change; `job_id` follows it on `GET /v1/jobs/{id}` (result `{updated_count}`). An enabled rule always categorizes its source transaction; `source_transaction_updated` says whether this call changed it. A disabled rule categorizes nothing, and asking it to apply to existing transactions is 400.
          */
         patch: operations["updateCategorizationRule"];
         trace?: never;
@@ -578,7 +606,7 @@ export interface paths {
         get: operations["getPersonalConfig"];
         /**
          * Change the preferences of the context
-         * @description Any of the six booleans and `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.
+         * @description Any of the six booleans, `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise) and `cash_flow_threshold` (cents); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.
          */
         put: operations["updatePersonalConfig"];
         post?: never;
@@ -749,13 +777,13 @@ export interface paths {
         };
         /**
          * List the spending limits of the context
-         * @description Ordered by creation. `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
+         * @description Ordered by creation. `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), a split expense by its parts in the category, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
          */
         get: operations["listSpendingLimits"];
         put?: never;
         /**
          * Create a spending limit
-         * @description Defaults: `title` = the category name, `frequency` MONTHLY (lower case accepted), `start_date` = first day of the context’s current month (its time zone), `notification_percentage` 80 (1–100). `category_id` must be visible in the context (404 otherwise); `subcategory_id` must belong to it (400). `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
+         * @description Defaults: `title` = the category name, `frequency` MONTHLY (lower case accepted), `start_date` = first day of the context’s current month (its time zone), `notification_percentage` 80 (1–100). `category_id` must be visible in the context (404 otherwise); `subcategory_id` must belong to it (400). `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), a split expense by its parts in the category, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
          */
         post: operations["createSpendingLimit"];
         delete?: never;
@@ -773,7 +801,7 @@ export interface paths {
         };
         /**
          * Get one spending limit
-         * @description `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
+         * @description `current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), a split expense by its parts in the category, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).
          */
         get: operations["getSpendingLimit"];
         /**
@@ -893,7 +921,7 @@ export interface paths {
         };
         /**
          * List the notifications of the context, newest first
-         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
+         * @description Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it), CASH_FLOW_SHORTFALL (the cash-flow forecast sees an account end a day below the threshold within 90 days; once per episode). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -933,7 +961,7 @@ export interface paths {
         };
         /**
          * Spending and income by subcategory
-         * @description Live transactions dated from `start_date` to `end_date` (both required, inclusive), account and card, grouped by subcategory; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; `percentage` strings have two decimals and sum to exactly `100.00` per list (largest remainder). Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
+         * @description Live transactions dated from `start_date` to `end_date` (both required, inclusive), account and card, grouped by subcategory; a split transaction counts by its parts, each under its own subcategory or category; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; `percentage` strings have two decimals and sum to exactly `100.00` per list (largest remainder). Personal configuration (`/v2/personal-config`, defaults until saved) applies: transfers count only with `include_transfers`, bill payments only with `include_bill_payments`. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
          */
         get: operations["subcategoryReport"];
         put?: never;
@@ -973,11 +1001,31 @@ export interface paths {
         };
         /**
          * Income statement (DRE) for a period
-         * @description Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries and entries of a category without direction (`is_expense` null), `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
+         * @description Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group (a split transaction by its parts, each by its own category): the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries and entries of a category without direction (`is_expense` null), `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order. Amounts are BRL cents and count BRL entries only: an entry in another currency is left out (no conversion).
          *
          *     Business: needs a company key with an active license.
          */
         get: operations["businessDre"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/cash-flow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cash-flow forecast: the projected balance per day and account
+         * @description The projected balance of each account at the end of every day (`accounts[].balances[i]`, of `days[i]`) from `start_date` (default the context's today; not before it) to `end_date` (default 30 days after `start_date`; at most 731 days after today), and their total with the preferences that change it (`include_total_balance`, investment accounts only with `include_investments`). `account_id` keeps one account (404 when not the context's). It starts from each account's balance now and moves it by: unpaid account entries (scheduled boletos, pending imports, installments and occurrences already written; one dated before today is still owed and counts today; bill payments are left to their bill), the occurrences of each open recurrence beyond those written yet (its latest member's amount, up to its end), each card bill the rollover has not carried yet at its due date from its card's account, at its current balance (an overdue one today; card installments and occurrences are in their bills, the unwritten occurrences of a card recurrence in the bill of their date; a bill's credit lowers the card's next bill), and each goal's planned monthly contribution (its reminder's amount on its day, from the default account). Each day lists what moves it. Amounts in BRL cents (entries in another currency are left out). A company's days add `cost_centers`: the day's net by cost center, a split entry by its parts'. `first_shortfall_date` is the first day an account ends below the context's `cash_flow_threshold` (`/v2/personal-config`, default 0); the first such day within 90 days is notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`), again only after the projection recovered and fell again.
+         */
+        get: operations["cashFlowReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1477,7 +1525,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event transaction.created
-         * @description `data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type.
+         * @description `data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type, and `splits` (its parts, as `GET /v1/transactions/{id}/splits` shows them) for a split one.
          *
          *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
          */
@@ -1658,6 +1706,28 @@ export interface webhooks {
          *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
          */
         post: operations["webhookGoalReminder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cash_flow.shortfall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event cash_flow.shortfall
+         * @description `data`: notification_id, account_id, title, message and `data` (account_id, shortfall_date, balance, threshold) of the CASH_FLOW_SHORTFALL notification: the cash-flow forecast sees the account end a day below the threshold within 90 days; once per episode (again only after the projection recovered).
+         *
+         *     Signed with the webhook's secret: `Finance-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. Recompute the HMAC over the raw body bytes, compare in constant time and refuse a `t` more than 5 minutes old. Answer 2xx within 10 s; anything else is retried with exponential backoff for 24 h. Deduplicate on `id` (Finance-Event-Id): a retry resends the same event.
+         */
+        post: operations["webhookCashFlowShortfall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1863,6 +1933,75 @@ export interface components {
             bill?: components["schemas"]["Bill"];
             transactions?: components["schemas"]["ExpandedTransaction"][];
         };
+        CashFlowAccount: {
+            /** Format: uuid */
+            account_id: string;
+            name: string;
+            counts_in_total: boolean;
+            /** @description Now, as `GET /v1/accounts` shows it */
+            balance: number;
+            /** @description The first day from today through `end_date` whose balance ends below `threshold` */
+            first_shortfall_date: string | null;
+            lowest_balance: number;
+            lowest_balance_date: string;
+            /** @description End of each day: `balances[i]` is the balance at the end of `days[i]` */
+            balances: number[];
+        };
+        CashFlowCostCenter: {
+            /**
+             * Format: uuid
+             * @description Null: movements of no cost center (bills, goals)
+             */
+            cost_center_id: string | null;
+            /** @description What the day’s movements add up to in this cost center */
+            net: number;
+            /** @description The net from today through this day */
+            cumulative: number;
+        };
+        CashFlowDay: {
+            date: string;
+            /** @description End of day, the accounts that count in the total (`counts_in_total`) */
+            total_balance: number;
+            movements: components["schemas"]["CashFlowMovement"][];
+            /** @description A company’s: the day’s movements by cost center (a split entry by its parts’) */
+            cost_centers?: components["schemas"]["CashFlowCostCenter"][];
+        };
+        CashFlowForecast: {
+            today: string;
+            start_date: string;
+            end_date: string;
+            /** @description `cash_flow_threshold` of the preferences (cents) */
+            threshold: number;
+            accounts: components["schemas"]["CashFlowAccount"][];
+            days: components["schemas"]["CashFlowDay"][];
+        };
+        CashFlowMovement: {
+            /**
+             * @description ENTRY: an unpaid account entry (scheduled, pending, an installment or occurrence already written); RECURRENCE: an occurrence of a recurrence its horizon has not written yet; BILL: a card bill paid in full at its due date from its card’s account; GOAL: a goal’s planned monthly contribution (its reminder), from the default account
+             * @enum {string}
+             */
+            kind: "ENTRY" | "RECURRENCE" | "BILL" | "GOAL";
+            /** Format: uuid */
+            account_id: string;
+            /** @description Signed cents: + money in, − money out */
+            amount: number;
+            title: string;
+            /** @description Its own date: earlier than the day for what is overdue (owed before today and counted today) */
+            date: string;
+            /** Format: uuid */
+            transaction_id: string | null;
+            /** Format: uuid */
+            series_id: string | null;
+            /**
+             * Format: uuid
+             * @description Null for a bill of projected purchases only
+             */
+            bill_id: string | null;
+            /** Format: uuid */
+            credit_card_id: string | null;
+            /** Format: uuid */
+            goal_id: string | null;
+        };
         CategorizationRule: {
             /** Format: uuid */
             id: string;
@@ -1884,6 +2023,8 @@ export interface components {
             source_transaction_id: string;
             available_criteria: components["schemas"]["RuleCriterion"][];
             fingerprint: string;
+            /** @description The parts the rule splits a matching transaction into, or null: it only categorizes */
+            splits: components["schemas"]["RuleSplit"][] | null;
             /** Format: uuid */
             profile_id: string | null;
             /** Format: uuid */
@@ -2096,6 +2237,7 @@ export interface components {
             match_fields?: ("merchant_name" | "merchant_cnpj")[];
             enabled?: boolean;
             apply_to_existing?: boolean;
+            splits?: components["schemas"]["RuleSplitInput"][] | null;
         };
         CreateCategory: {
             name: string;
@@ -2137,7 +2279,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description: string | null;
             /**
              * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
@@ -2277,7 +2419,7 @@ export interface components {
              * @description https URL receiving the deliveries (http only where the operator allows private targets)
              */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description?: string | null;
         };
         CreditCard: {
@@ -2459,6 +2601,8 @@ export interface components {
             is_full_amount: boolean;
             is_previous_balance: boolean;
             show_on_balance: boolean;
+            /** @description Split into parts (`GET /v1/transactions/{id}/splits`), which count by their own categories */
+            is_split: boolean;
             /** @description Always empty (legacy) */
             excluded_dates: unknown[];
             /** @description Always empty (legacy) */
@@ -2798,10 +2942,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED" | "CONNECTION_REVOKED" | "CONNECTION_EXPIRED";
+            kind: "SPENDING_LIMIT_WARNING" | "SPENDING_LIMIT_EXCEEDED" | "GOAL_REMINDER" | "WEBHOOK_DISABLED" | "CONNECTION_REVOKED" | "CONNECTION_EXPIRED" | "CASH_FLOW_SHORTFALL";
             title: string;
             message: string;
-            /** @description ids involved: spending_limit_id and window dates, goal_id, or webhook_id */
+            /** @description ids involved: spending_limit_id and window dates, goal_id, webhook_id, or account_id and shortfall_date */
             data: Record<string, never>;
             /**
              * Format: date-time
@@ -2856,6 +3000,8 @@ export interface components {
             show_open_bill: boolean;
             /** @description IANA time zone of the context (default `America/Sao_Paulo`): its calendar is the context's "today" and every day boundary — bill status (OVERDUE from local midnight after the due date), default dates (reports, bill reads, payments, limit start), limit windows, goal reminders, the recurrence horizon and the bill rollover. A name `Intl` does not know is 400. */
             time_zone: string;
+            /** @description Cents (default 0, may be negative: an overdraft the account may reach): a projected balance below it is a shortfall of the cash-flow forecast (`GET /v1/reports/cash-flow`), notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`). */
+            cash_flow_threshold: number;
             /** @description true once the context has saved preferences; read-only */
             configured: boolean;
         };
@@ -2896,6 +3042,13 @@ export interface components {
             data: components["schemas"]["ReconciliationSuggestion"][];
             next_cursor: string | null;
         };
+        ReplaceTransactionSplit: {
+            parts: components["schemas"]["SplitPartInput"][];
+            /** @enum {string|null} */
+            edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | null;
+            /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+            edition_date?: string;
+        };
         RuleCriterion: {
             /** @enum {string} */
             field: "merchant_name" | "merchant_cnpj";
@@ -2903,6 +3056,20 @@ export interface components {
             normalized: string;
             /** @description The value as the source transaction carries it */
             value: string;
+        };
+        RuleSplit: {
+            percentage: number;
+            /** Format: uuid */
+            category_id: string;
+            /** Format: uuid */
+            subcategory_id: string | null;
+        };
+        RuleSplitInput: {
+            percentage: number;
+            /** Format: uuid */
+            category_id: string;
+            /** Format: uuid */
+            subcategory_id?: string | null;
         };
         SettleTransaction: {
             /** Format: uuid */
@@ -2957,6 +3124,43 @@ export interface components {
             percentage: number;
             /** @enum {string} */
             status: "OK" | "WARNING" | "EXCEEDED";
+        };
+        SplitPart: {
+            /** Format: uuid */
+            id: string;
+            amount: number;
+            /** Format: uuid */
+            category_id: string | null;
+            /** Format: uuid */
+            subcategory_id: string | null;
+            description: string | null;
+            tag_ids: string[];
+            /** Format: uuid */
+            contact_id: string | null;
+            /** Format: uuid */
+            cost_center_id: string | null;
+        };
+        SplitPartInput: {
+            amount: number;
+            /** Format: uuid */
+            category_id?: string | null;
+            /** Format: uuid */
+            subcategory_id?: string | null;
+            description?: string | null;
+            tag_ids?: string[];
+            /**
+             * Format: uuid
+             * @description Business
+             */
+            contact_id?: string | null;
+            /**
+             * Format: uuid
+             * @description Business
+             */
+            cost_center_id?: string | null;
+        };
+        SplitsRemoved: {
+            removed: number;
         };
         StatementImportAccepted: {
             job: components["schemas"]["Job"];
@@ -3098,6 +3302,8 @@ export interface components {
             is_full_amount: boolean;
             is_previous_balance: boolean;
             show_on_balance: boolean;
+            /** @description Split into parts (`GET /v1/transactions/{id}/splits`), which count by their own categories */
+            is_split: boolean;
             /** @description Always empty (legacy) */
             excluded_dates: unknown[];
             /** @description Always empty (legacy) */
@@ -3144,6 +3350,15 @@ export interface components {
             data: components["schemas"]["Transaction"][];
             next_cursor: string | null;
         };
+        TransactionSplit: {
+            /** Format: uuid */
+            transaction_id: string;
+            /** @description The transaction’s amount: its parts always sum to it exactly */
+            amount: number;
+            is_expense: boolean;
+            /** @description In the order they were sent; empty when the transaction is not split */
+            parts: components["schemas"]["SplitPart"][];
+        };
         UpdateAccount: {
             name: string;
             logo: string;
@@ -3161,6 +3376,7 @@ export interface components {
             enabled?: boolean;
             match_fields?: ("merchant_name" | "merchant_cnpj")[];
             apply_to_existing?: boolean;
+            splits?: components["schemas"]["RuleSplitInput"][] | null;
         };
         UpdateCategory: {
             name?: string;
@@ -3225,6 +3441,8 @@ export interface components {
              * @example America/Manaus
              */
             time_zone?: string;
+            /** @description Cents (default 0, may be negative: an overdraft the account may reach): a projected balance below it is a shortfall of the cash-flow forecast (`GET /v1/reports/cash-flow`), notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`). */
+            cash_flow_threshold?: number;
         };
         UpdateSpendingLimit: {
             amount?: number;
@@ -3300,7 +3518,7 @@ export interface components {
             id: string;
             /** Format: uri */
             url: string;
-            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
+            events: ("transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired")[];
             description: string | null;
             /**
              * @description DISABLED once its deliveries kept failing; a disabled webhook gets nothing more
@@ -3338,7 +3556,7 @@ export interface components {
             /** Format: uuid */
             event_id: string;
             /** @enum {string} */
-            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
+            event_type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
             /** @enum {string} */
             status: "PENDING" | "SUCCEEDED" | "FAILED";
             attempts: number;
@@ -3393,7 +3611,7 @@ export interface components {
              */
             id: string;
             /** @enum {string} */
-            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
+            type: "transaction.created" | "transaction.updated" | "transaction.deleted" | "bill.closed" | "bill.overdue" | "bill.paid" | "spending_limit.warning" | "spending_limit.exceeded" | "goal.reminder" | "cash_flow.shortfall" | "import.completed" | "import.failed" | "rule.applied" | "connection.revoked" | "connection.expired";
             /**
              * Format: date-time
              * @description When the change happened
@@ -5473,6 +5691,7 @@ export interface operations {
                      *           "is_full_amount": false,
                      *           "is_previous_balance": false,
                      *           "show_on_balance": false,
+                     *           "is_split": false,
                      *           "excluded_dates": [],
                      *           "payment_dates": [],
                      *           "is_remote": true,
@@ -5779,6 +5998,7 @@ export interface operations {
                      *           "is_full_amount": false,
                      *           "is_previous_balance": false,
                      *           "show_on_balance": false,
+                     *           "is_split": false,
                      *           "excluded_dates": [],
                      *           "payment_dates": [],
                      *           "is_remote": true,
@@ -6331,6 +6551,7 @@ export interface operations {
                      *         "is_full_amount": false,
                      *         "is_previous_balance": false,
                      *         "show_on_balance": false,
+                     *         "is_split": false,
                      *         "excluded_dates": [],
                      *         "payment_dates": [],
                      *         "is_remote": true,
@@ -6601,6 +6822,7 @@ export interface operations {
                      *           "is_full_amount": false,
                      *           "is_previous_balance": false,
                      *           "show_on_balance": false,
+                     *           "is_split": false,
                      *           "excluded_dates": [],
                      *           "payment_dates": [],
                      *           "is_remote": true,
@@ -6792,6 +7014,7 @@ export interface operations {
                      *       "is_full_amount": true,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -7034,6 +7257,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -7426,6 +7650,7 @@ export interface operations {
                      *         "is_full_amount": false,
                      *         "is_previous_balance": false,
                      *         "show_on_balance": false,
+                     *         "is_split": false,
                      *         "excluded_dates": [],
                      *         "payment_dates": [],
                      *         "is_remote": true,
@@ -7673,6 +7898,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -8117,6 +8343,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -8373,6 +8600,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -8480,6 +8708,599 @@ export interface operations {
                      *       ]
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransactionSplit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The split */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *       "amount": 1,
+                     *       "is_expense": false,
+                     *       "parts": [
+                     *         {
+                     *           "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "amount": 1,
+                     *           "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "description": "texto",
+                     *           "tag_ids": [
+                     *             "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           ],
+                     *           "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TransactionSplit"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown transaction or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceTransactionSplit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "parts": [
+                 *         {
+                 *           "amount": 18000,
+                 *           "category_id": "0190a1b2-0000-7000-8000-000000000002",
+                 *           "description": "Comida"
+                 *         },
+                 *         {
+                 *           "amount": 4990,
+                 *           "category_id": "0190a1b2-0000-7000-8000-000000000003",
+                 *           "description": "Limpeza"
+                 *         },
+                 *         {
+                 *           "amount": 2000,
+                 *           "category_id": "0190a1b2-0000-7000-8000-000000000004",
+                 *           "description": "Presente"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplaceTransactionSplit"];
+            };
+        };
+        responses: {
+            /** @description The split of every member changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *         "amount": 1,
+                     *         "is_expense": false,
+                     *         "parts": [
+                     *           {
+                     *             "id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "amount": 1,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "description": "texto",
+                     *             "tag_ids": [
+                     *               "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *             ],
+                     *             "contact_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["TransactionSplit"][];
+                };
+            };
+            /** @description Invalid parts */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Transaction, category, subcategory, tag, contact or cost center not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over 1 MiB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body sent with a content type other than JSON (`application/json` or `+json`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTransactionSplit: {
+        parameters: {
+            query?: {
+                edition_type?: "THIS" | "THIS_AND_NEXT" | "ALL" | "";
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+                edition_date?: string;
+            };
+            header?: {
+                /** @description Runs this write once per API key and key, recorded by the owning service with the write; a retry after a lost answer replays it. See the API description */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many transactions were split before */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "removed": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SplitsRemoved"];
+                };
+            };
+            /** @description Invalid input; `details` lists each field. A JSON body nested deeper than 64 levels is refused before it is parsed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `write` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown transaction or another context */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with another request, its first request still running, or its committed answer lost */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -10468,6 +11289,13 @@ export interface operations {
                      *             }
                      *           ],
                      *           "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *           "splits": [
+                     *             {
+                     *               "percentage": 0,
+                     *               "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *             }
+                     *           ],
                      *           "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *           "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10622,6 +11450,13 @@ export interface operations {
                      *           }
                      *         ],
                      *         "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *         "splits": [
+                     *           {
+                     *             "percentage": 0,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ],
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10667,6 +11502,13 @@ export interface operations {
                      *           }
                      *         ],
                      *         "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *         "splits": [
+                     *           {
+                     *             "percentage": 0,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ],
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -10891,6 +11733,13 @@ export interface operations {
                      *         }
                      *       ],
                      *       "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *       "splits": [
+                     *         {
+                     *           "percentage": 0,
+                     *           "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *         }
+                     *       ],
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -11056,6 +11905,13 @@ export interface operations {
                      *         }
                      *       ],
                      *       "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *       "splits": [
+                     *         {
+                     *           "percentage": 0,
+                     *           "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *         }
+                     *       ],
                      *       "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *       "createdAt": "2026-01-15T12:00:00.000Z",
@@ -11278,6 +12134,13 @@ export interface operations {
                      *           }
                      *         ],
                      *         "fingerprint": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                     *         "splits": [
+                     *           {
+                     *             "percentage": 0,
+                     *             "category_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *             "subcategory_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *           }
+                     *         ],
                      *         "profile_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "user_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
                      *         "createdAt": "2026-01-15T12:00:00.000Z",
@@ -12348,6 +13211,7 @@ export interface operations {
                      *       "include_transfers": false,
                      *       "show_open_bill": false,
                      *       "time_zone": "texto",
+                     *       "cash_flow_threshold": 0,
                      *       "configured": false
                      *     }
                      */
@@ -12481,6 +13345,7 @@ export interface operations {
                      *       "include_transfers": true,
                      *       "show_open_bill": false,
                      *       "time_zone": "texto",
+                     *       "cash_flow_threshold": 0,
                      *       "configured": false
                      *     }
                      */
@@ -17952,6 +18817,206 @@ export interface operations {
             };
         };
     };
+    cashFlowReport: {
+        parameters: {
+            query?: {
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+                start_date?: string;
+                /** @description `YYYY-MM-DD` or ISO 8601 date-time; the calendar day as written is kept */
+                end_date?: string;
+                account_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The forecast */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "today": "2026-01-15",
+                     *       "start_date": "2026-01-15",
+                     *       "end_date": "2026-01-15",
+                     *       "threshold": 0,
+                     *       "accounts": [
+                     *         {
+                     *           "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *           "name": "texto",
+                     *           "counts_in_total": false,
+                     *           "balance": 0,
+                     *           "first_shortfall_date": "2026-01-15",
+                     *           "lowest_balance": 0,
+                     *           "lowest_balance_date": "2026-01-15",
+                     *           "balances": [
+                     *             0
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-01-15",
+                     *           "total_balance": 0,
+                     *           "movements": [
+                     *             {
+                     *               "kind": "ENTRY",
+                     *               "account_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "amount": 0,
+                     *               "title": "texto",
+                     *               "date": "2026-01-15",
+                     *               "transaction_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "series_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "bill_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "credit_card_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "goal_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1"
+                     *             }
+                     *           ],
+                     *           "cost_centers": [
+                     *             {
+                     *               "cost_center_id": "0194b1c2-7d3e-7a01-8f00-0000000000a1",
+                     *               "net": 0,
+                     *               "cumulative": 0
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashFlowForecast"];
+                };
+            };
+            /** @description A period before today, reversed or too long */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credenciais de API inválidas */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Key lacks the `read` scope */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown account or another context’s */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "texto",
+                     *       "statusCode": 0,
+                     *       "error": "texto",
+                     *       "details": [
+                     *         {
+                     *           "field": "texto",
+                     *           "message": "texto"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit of the key exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this operation calls answered with an unexpected error */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (PostgreSQL or a service) is unavailable for now; retry after `Retry-After` seconds (writes with the same `Idempotency-Key`) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     investmentYield: {
         parameters: {
             query?: {
@@ -20820,6 +21885,7 @@ export interface operations {
                      *             "is_full_amount": false,
                      *             "is_previous_balance": false,
                      *             "show_on_balance": false,
+                     *             "is_split": false,
                      *             "excluded_dates": [],
                      *             "payment_dates": [],
                      *             "is_remote": true,
@@ -20867,6 +21933,7 @@ export interface operations {
                      *             "is_full_amount": false,
                      *             "is_previous_balance": false,
                      *             "show_on_balance": false,
+                     *             "is_split": false,
                      *             "excluded_dates": [],
                      *             "payment_dates": [],
                      *             "is_remote": true,
@@ -21045,6 +22112,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -21291,6 +22359,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -21537,6 +22606,7 @@ export interface operations {
                      *       "is_full_amount": false,
                      *       "is_previous_balance": false,
                      *       "show_on_balance": false,
+                     *       "is_split": false,
                      *       "excluded_dates": [],
                      *       "payment_dates": [],
                      *       "is_remote": true,
@@ -23268,6 +24338,37 @@ export interface operations {
                  *             "category_id": null,
                  *             "subcategory_id": null,
                  *             "type": "SINGLE"
+                 *           },
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-06",
+                 *             "amount": 25000,
+                 *             "is_expense": true,
+                 *             "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "subcategory_id": null,
+                 *             "type": "FIXED",
+                 *             "splits": [
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 18000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Comida",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               },
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 7000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Limpeza",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               }
+                 *             ]
                  *           }
                  *         ]
                  *       }
@@ -23334,6 +24435,37 @@ export interface operations {
                  *             "category_id": null,
                  *             "subcategory_id": null,
                  *             "type": "SINGLE"
+                 *           },
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-06",
+                 *             "amount": 25000,
+                 *             "is_expense": true,
+                 *             "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "subcategory_id": null,
+                 *             "type": "FIXED",
+                 *             "splits": [
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 18000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Comida",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               },
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 7000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Limpeza",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               }
+                 *             ]
                  *           }
                  *         ]
                  *       }
@@ -23400,6 +24532,37 @@ export interface operations {
                  *             "category_id": null,
                  *             "subcategory_id": null,
                  *             "type": "SINGLE"
+                 *           },
+                 *           {
+                 *             "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "date": "2026-03-06",
+                 *             "amount": 25000,
+                 *             "is_expense": true,
+                 *             "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *             "subcategory_id": null,
+                 *             "type": "FIXED",
+                 *             "splits": [
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 18000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Comida",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               },
+                 *               {
+                 *                 "id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "amount": 7000,
+                 *                 "category_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *                 "subcategory_id": null,
+                 *                 "description": "Limpeza",
+                 *                 "tag_ids": [],
+                 *                 "contact_id": null,
+                 *                 "cost_center_id": null
+                 *               }
+                 *             ]
                  *           }
                  *         ]
                  *       }
@@ -23791,6 +24954,71 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "goal.reminder";
+                    /**
+                     * Format: date-time
+                     * @description When the change happened
+                     */
+                    created_at: string;
+                    /** @description The record of the event (see each event) */
+                    data: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); anything else is retried */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookCashFlowShortfall: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the secret> */
+                "Finance-Signature": string;
+                /** @description The event id (also `id` in the body); the same on every retry */
+                "Finance-Event-Id": string;
+                /** @description The event type (also `type` in the body) */
+                "Finance-Event-Type": string;
+                /** @description The delivery, as listed by GET /v1/webhooks/{id}/deliveries */
+                "Finance-Delivery-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "0190a1b2-0000-7000-8000-0000000000e1",
+                 *       "type": "cash_flow.shortfall",
+                 *       "created_at": "2026-03-05T12:00:00.000Z",
+                 *       "data": {
+                 *         "account_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "notification_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *         "title": "Saldo previsto abaixo do limite em \"Conta corrente\"",
+                 *         "message": "Saldo previsto abaixo do limite em \"Conta corrente\"",
+                 *         "data": {
+                 *           "account_id": "0190a1b2-0000-7000-8000-00000000000a",
+                 *           "shortfall_date": "2026-03-10",
+                 *           "balance": -12050,
+                 *           "threshold": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description Event id: the same for every attempt and every webhook; dedupe on it
+                     */
+                    id: string;
+                    /** @constant */
+                    type: "cash_flow.shortfall";
                     /**
                      * Format: date-time
                      * @description When the change happened

@@ -9,6 +9,7 @@ import { insightsMigrations } from './data-access/migrations/index.ts';
 import { mountInsightsRoutes } from './entry-points/http/insights-routes.ts';
 import { mountInvestmentRoutes } from './entry-points/http/investment-routes.ts';
 import { mountWebhookRoutes } from './entry-points/http/webhook-routes.ts';
+import { startCashFlowAlertsWorker } from './entry-points/jobs/cash-flow-alerts-worker.ts';
 import { startGoalRemindersWorker } from './entry-points/jobs/goal-reminders-worker.ts';
 import { startInvestmentSnapshotsWorker } from './entry-points/jobs/investment-snapshots-worker.ts';
 import { startInvestmentYieldsWorker } from './entry-points/jobs/investment-yields-worker.ts';
@@ -44,6 +45,7 @@ export const insightsService: ServiceDefinition<InsightsConfig> = {
     startTransactionChangesWorker(runtime),
     await startGoalRemindersWorker(runtime),
     await startLimitWindowsWorker(runtime),
+    await startCashFlowAlertsWorker(runtime),
     startInvestmentSnapshotsWorker(runtime),
     await startInvestmentYieldsWorker(runtime),
     startWebhookEventsWorker(runtime),

@@ -9,6 +9,7 @@ const DEFAULTS = {
   include_transfers: false,
   show_open_bill: true,
   time_zone: 'America/Sao_Paulo',
+  cash_flow_threshold: 0,
 };
 
 describe('ledger: personal configuration through the gateway', () => {
@@ -70,7 +71,7 @@ describe('ledger: personal configuration through the gateway', () => {
     };
     const response = await fresh.api.put('/v2/personal-config', all);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ ...all, time_zone: 'America/Sao_Paulo', configured: true });
+    expect(response.body).toEqual({ ...all, time_zone: 'America/Sao_Paulo', cash_flow_threshold: 0, configured: true });
   });
 
   it('when concurrent first saves race, then one row per context holds both changes', async () => {

@@ -1,6 +1,8 @@
 import type { CallerContext } from '../context/signed-context.ts';
 import type { PeriodQuery } from '../contracts/common.ts';
 import {
+  type CashFlowInputs,
+  type CashFlowQuery,
   type CategoryRefs,
   type DreGroupTotal,
   ledgerForInsightsRoutes,
@@ -61,6 +63,10 @@ export class LedgerInsightsClient {
 
   summary(context: CallerContext, query: SummaryQuery): Promise<Summary> {
     return this.http.send(route('periodSummary'), { context, query: { ...query } });
+  }
+
+  cashFlowInputs(context: CallerContext, query: CashFlowQuery): Promise<CashFlowInputs> {
+    return this.http.send(route('cashFlowInputs'), { context, query: { ...query } });
   }
 
   dre(context: CallerContext, period: PeriodQuery): Promise<{ groups: DreGroupTotal[] }> {

@@ -12,6 +12,7 @@ import { personalConfigRoutes } from './ledger/personal-config.ts';
 import { reconciliationRoutes } from './ledger/reconciliation.ts';
 import { statementRoutes } from './ledger/statements.ts';
 import { tagRoutes } from './ledger/tags.ts';
+import { transactionSplitRoutes } from './ledger/transaction-splits.ts';
 import { transactionRoutes } from './ledger/transactions.ts';
 import type { AnyRoute } from './route.ts';
 
@@ -21,6 +22,7 @@ export const publicRoutes: AnyRoute[] = [
   ...creditCardRoutes,
   ...billRoutes,
   ...transactionRoutes,
+  ...transactionSplitRoutes,
   ...categoryRoutes,
   ...categorizationRuleRoutes,
   ...tagRoutes,

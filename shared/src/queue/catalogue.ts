@@ -1,5 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import type { BillTotals } from '../contracts/internal/ledger-for-billing.ts';
+import type { SplitPart } from '../contracts/ledger/transaction-splits.ts';
 
 /** Every queue of the system; a worker may consume only a queue named here. */
 export const QUEUES = {
@@ -26,6 +27,11 @@ export const QUEUES = {
   /** A card's effects on the ledger after billing committed (purchases re-billed by calendar, entries of a deleted card). */
   cardLedgerSync: 'billing.card-ledger-sync',
   goalReminders: 'insights.goal-reminders',
+  /**
+   * Every minute: the cash-flow forecasts of the contexts whose inputs changed (or whose day turned), and their
+   * shortfall alerts.
+   */
+  cashFlowAlerts: 'insights.cash-flow-alerts',
   /** Hourly: notifies each limit's current window in its context's day (a window that has just started). */
   limitWindows: 'insights.limit-windows',
   investmentSnapshots: 'insights.investment-snapshots',
@@ -85,6 +91,8 @@ export interface TransactionChanged {
     category_id: string | null;
     subcategory_id: string | null;
     type: string;
+    /** The parts of a split transaction (absent when it is not split): they count by their own categories. */
+    splits?: SplitPart[];
   }>;
 }
 
@@ -116,6 +124,11 @@ export interface OpenBankingSyncJob {
 export interface ContextTimeZoneChanged {
   time_zone: string;
   changed_at: string;
+}
+
+/** A context changed preferences that change totals (flags, the cash-flow threshold): the columns it sent. */
+export interface ContextPreferencesChanged {
+  fields: string[];
 }
 
 /** A bill closed, became overdue (both noticed by billing's daily job) or was paid. */
@@ -168,6 +181,15 @@ export interface SpendingLimitEvent {
   data: Record<string, unknown>;
 }
 
+/** An account's projected balance falls below the context's threshold (same data as the notification). */
+export interface CashFlowShortfallEvent {
+  notification_id: string;
+  account_id: string;
+  title: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
 /** A goal's reminder day came (same data as the notification). */
 export interface GoalReminderEvent {
   notification_id: string;
@@ -184,6 +206,7 @@ export interface EventPayloads {
   'connection.revoked': ConnectionEnded;
   'connection.expired': ConnectionEnded;
   'context.time_zone_changed': ContextTimeZoneChanged;
+  'context.preferences_changed': ContextPreferencesChanged;
   'bill.closed': BillEvent;
   'bill.overdue': BillEvent;
   'bill.paid': BillEvent;
@@ -194,6 +217,7 @@ export interface EventPayloads {
   'spending_limit.warning': SpendingLimitEvent;
   'spending_limit.exceeded': SpendingLimitEvent;
   'goal.reminder': GoalReminderEvent;
+  'cash_flow.shortfall': CashFlowShortfallEvent;
 }
 
 export type EventType = keyof EventPayloads;
@@ -221,6 +245,7 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'connection.revoked': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
   'connection.expired': [QUEUES.insightsLedgerEvents, QUEUES.webhookEvents],
   'context.time_zone_changed': [QUEUES.insightsLedgerEvents],
+  'context.preferences_changed': [QUEUES.insightsLedgerEvents],
   'bill.closed': [QUEUES.webhookEvents],
   'bill.overdue': [QUEUES.webhookEvents],
   'bill.paid': [QUEUES.webhookEvents],
@@ -231,6 +256,7 @@ export const EVENT_ROUTES: Record<EventType, QueueName[]> = {
   'spending_limit.warning': [QUEUES.webhookEvents],
   'spending_limit.exceeded': [QUEUES.webhookEvents],
   'goal.reminder': [QUEUES.webhookEvents],
+  'cash_flow.shortfall': [QUEUES.webhookEvents],
 };
 
 /** Event types a webhook subscribes to; `transaction.*` come from `transaction.changed`, the rest by their own name. */
@@ -244,6 +270,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'spending_limit.warning',
   'spending_limit.exceeded',
   'goal.reminder',
+  'cash_flow.shortfall',
   'import.completed',
   'import.failed',
   'rule.applied',
@@ -265,6 +292,11 @@ export interface BillRolloverJob {
 /** Goal reminder run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */
 export interface GoalReminderJob {
   today?: string;
+}
+
+/** Cash-flow alert run; `at` (an ISO instant, default now) is the moment the run acts at. */
+export interface CashFlowAlertsJob {
+  at?: string;
 }
 
 /** Limit window run; `today` (YYYY-MM-DD, default each context's today in its zone) is the day the run acts as. */

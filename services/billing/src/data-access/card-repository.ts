@@ -24,6 +24,41 @@ export async function listCardsPage(em: EntityManager, ctx: CallerContext, limit
   );
 }
 
+/** A live card of the context with one of its bills the rollover has not carried (null columns when none). */
+export interface CardUnrolledBillRow {
+  card_id: string;
+  name: string;
+  account_id: string;
+  closing_day: number;
+  due_day: number;
+  calendar: CardDays['calendar'];
+  bill_id: string | null;
+  reference_month: string | null;
+  closing_date: string | null;
+  due_date: string | null;
+}
+
+/** The context's live cards with their bills not carried yet, in one statement (card, then month order). */
+export async function cardsWithUnrolledBills(em: EntityManager, ctx: CallerContext): Promise<CardUnrolledBillRow[]> {
+  const statement = cardsWithUnrolledBillsStatement(ctx);
+  return runSql<CardUnrolledBillRow>(em, statement.sql, statement.params);
+}
+
+/** The statement of `cardsWithUnrolledBills` (billing schema on the search path); the bench's forecast floor runs it. */
+export function cardsWithUnrolledBillsStatement(ctx: CallerContext): { sql: string; params: unknown[] } {
+  const scope = contextSql(ctx, 'c');
+  return {
+    sql: `select c.id as card_id, c.name, c.account_id, c.closing_day, c.due_day, c.calendar, b.id as bill_id,
+       to_char(b.reference_month, 'YYYY-MM-DD') as reference_month, to_char(b.closing_date, 'YYYY-MM-DD') as closing_date,
+       to_char(b.due_date, 'YYYY-MM-DD') as due_date
+     from credit_cards c
+       left join bills b on b.credit_card_id = c.id and b.rolled_over_at is null
+     where ${scope.sql} and c.deleted_at is null
+     order by c.id, b.reference_month`,
+    params: scope.params,
+  };
+}
+
 export async function cardsOfAccount(em: EntityManager, ctx: CallerContext, accountId: string) {
   return em.find(CreditCardSchema, { accountId, deletedAt: null, ...contextWhere(ctx) }, { orderBy: { id: 'asc' } });
 }

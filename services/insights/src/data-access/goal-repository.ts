@@ -1,5 +1,5 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import { contextWhere } from '@finance/shared/db/context-scope';
+import { contextSql, contextWhere } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { zoneOfRow } from './context-time-zones.ts';
@@ -127,4 +127,31 @@ export async function notifyRemindersDue(em: EntityManager, given: string | null
     [given, instant, given, instant],
   );
   return Number(rows[0]?.notified ?? 0);
+}
+
+/** A goal's reminder as the cash-flow forecast plans it: a monthly contribution of `amount` from `start_date`. */
+export interface ReminderPlanRow {
+  goal_id: string;
+  title: string;
+  amount: string;
+  start_date: string;
+  end_date: string | null;
+}
+
+/** The reminders of the context's goals (through its goals' index, then each goal's reminder). */
+export async function reminderPlans(em: EntityManager, ctx: CallerContext): Promise<ReminderPlanRow[]> {
+  const statement = reminderPlansStatement(ctx);
+  return runSql<ReminderPlanRow>(em, statement.sql, statement.params);
+}
+
+/** The statement of `reminderPlans` (insights schema on the search path); the bench's forecast floor runs it too. */
+export function reminderPlansStatement(ctx: CallerContext): { sql: string; params: unknown[] } {
+  const scope = contextSql(ctx, 'g');
+  return {
+    sql: `select g.id as goal_id, g.title, r.amount::text as amount, to_char(r.start_date, 'YYYY-MM-DD') as start_date,
+            to_char(r.end_date, 'YYYY-MM-DD') as end_date
+     from goals g join goal_reminders r on r.goal_id = g.id
+     where ${scope.sql} order by g.id`,
+    params: scope.params,
+  };
 }

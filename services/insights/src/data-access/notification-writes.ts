@@ -15,7 +15,7 @@ export interface NewNotification {
 
 /**
  * A CTE for a statement whose CTE `inserted` returned new notifications (id, user_id, profile_id, kind, title,
- * message, data): writes a `spending_limit.warning|exceeded` or `goal.reminder` event to the outbox for each,
+ * message, data): writes a `spending_limit.warning|exceeded`, `goal.reminder` or `cash_flow.shortfall` event to the outbox for each,
  * in the same statement, so the notification and its event (webhooks) commit together or not at all.
  */
 export const NOTIFICATION_EVENTS_CTE = `notification_events as (
@@ -28,6 +28,7 @@ export const NOTIFICATION_EVENTS_CTE = `notification_events as (
       'context', jsonb_build_object('user_id', e.user_id, 'profile_id', e.profile_id),
       'data', jsonb_build_object('notification_id', e.id, 'title', e.title, 'message', e.message, 'data', e.data)
         || case when e.kind = 'GOAL_REMINDER' then jsonb_build_object('goal_id', e.data -> 'goal_id')
+                when e.kind = 'CASH_FLOW_SHORTFALL' then jsonb_build_object('account_id', e.data -> 'account_id')
                 else jsonb_build_object('spending_limit_id', e.data -> 'spending_limit_id') end
     ),
     now()
@@ -35,10 +36,11 @@ export const NOTIFICATION_EVENTS_CTE = `notification_events as (
     select gen_random_uuid() as event_id,
            case inserted.kind when 'SPENDING_LIMIT_WARNING' then 'spending_limit.warning'
                               when 'SPENDING_LIMIT_EXCEEDED' then 'spending_limit.exceeded'
+                              when 'CASH_FLOW_SHORTFALL' then 'cash_flow.shortfall'
                               else 'goal.reminder' end as type,
            inserted.*
     from inserted
-    where inserted.kind in ('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER')
+    where inserted.kind in ('SPENDING_LIMIT_WARNING', 'SPENDING_LIMIT_EXCEEDED', 'GOAL_REMINDER', 'CASH_FLOW_SHORTFALL')
   ) e
   returning 1
 )`;

@@ -40,7 +40,10 @@ export async function lockContext(em: EntityManager, ctx: CallerContext, topic: 
  * Current balances in one query for any number of accounts: imported accounts show the bank's figure;
  * manual ones add their paid, balance-counting live entries to the initial balance (docs/decisions.md §7).
  */
-export async function balancesOf(em: EntityManager, accounts: Account[]): Promise<Map<string, number>> {
+export async function balancesOf(
+  em: EntityManager,
+  accounts: Array<Pick<Account, 'id' | 'bankBalance' | 'initialBalance'>>,
+): Promise<Map<string, number>> {
   const manual = accounts.filter((account) => account.bankBalance === null || account.bankBalance === undefined);
   const nets = await paidNetByAccount(
     em,

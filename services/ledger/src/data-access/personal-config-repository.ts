@@ -11,17 +11,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export async function upsertPersonalConfig(
   em: EntityManager,
   ctx: CallerContext,
-  input: { flags: boolean[]; columns: string[]; timeZone: string | null; at: Date },
+  input: { flags: boolean[]; columns: string[]; timeZone: string | null; threshold: number; at: Date },
 ): Promise<{ time_zone: string | null; changed_at: string }> {
   const [row] = await runSql<{ time_zone: string | null; changed_at: string }>(
     em,
-    `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, time_zone, created_at, updated_at)
-     values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?, ?)
+    `insert into personal_configs (id, user_id, profile_id, ${CONFIG_FLAGS.join(', ')}, time_zone, cash_flow_threshold,
+       created_at, updated_at)
+     values (?, ?, ?, ${CONFIG_FLAGS.map(() => '?').join(', ')}, ?, ?, ?, ?)
      on conflict (context_id) do update set
        ${[...input.columns.map((column) => `${column} = excluded.${column}`), 'updated_at = excluded.updated_at'].join(', ')}
      returning time_zone,
        to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as changed_at`,
-    [newId(), ctx.userId, ctx.profileId, ...input.flags, input.timeZone, input.at, input.at],
+    [newId(), ctx.userId, ctx.profileId, ...input.flags, input.timeZone, input.threshold, input.at, input.at],
   );
   return row;
 }

@@ -1,8 +1,11 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
+import type { SplitPart } from '@finance/shared/contracts/ledger/transaction-splits';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { aroundItems, changedColumns, changedItemSql } from './changed-rows-sql.ts';
 import { contextOfRow, type MatchTarget, matchSql } from './rule-match-sql.ts';
+import type { RuleShare } from './rule-repository.ts';
+import { splitsJsonSql } from './split-json.ts';
 import type { OutboxInsert } from './transaction-repository.ts';
 
 /** One apply_to_existing job: what it applies (a snapshot of the rule) and what it changed; its lanes hold where it is. */
@@ -16,6 +19,8 @@ export interface RunRow {
   match_merchant_cnpj: string | null;
   category_id: string;
   subcategory_id: string | null;
+  /** The rule's split when the job was accepted, or null: it only categorizes. */
+  splits: RuleShare[] | null;
   total: number;
   scanned: number;
   changed: number;
@@ -37,7 +42,7 @@ export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
   await runSql(
     em,
     `insert into recategorization_runs (job_id, rule_id, user_id, profile_id, is_expense, match_merchant_name,
-       match_merchant_cnpj, category_id, subcategory_id, total) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       match_merchant_cnpj, category_id, subcategory_id, splits, total) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
     [
       run.job_id,
       run.rule_id,
@@ -48,6 +53,7 @@ export async function insertRun(em: EntityManager, run: NewRun): Promise<void> {
       run.match_merchant_cnpj,
       run.category_id,
       run.subcategory_id,
+      run.splits === null ? null : JSON.stringify(run.splits),
       run.total,
     ],
   );
@@ -214,4 +220,43 @@ export async function countRuleMatches(
     [rule.category_id, rule.subcategory_id, ...(lanes > 1 ? [`{${fractions.join(',')}}`] : []), ...match.params],
   );
   return { total: counts.total, to_change: counts.to_change, bounds: [...new Set(counts.bounds ?? [])] };
+}
+
+/** A matching row of a splitting rule's batch, with what it holds now. */
+export interface SplitBatchRow {
+  id: string;
+  amount: string;
+  category_id: string | null;
+  subcategory_id: string | null;
+  splits: SplitPart[] | null;
+}
+
+/**
+ * The lane's next batch after its cursor, in id order, read whole (a splitting rule works out each row's parts in
+ * Node: the remainder-cent rule has one home) and locked until the batch commits.
+ */
+export async function splitBatchRows(em: EntityManager, run: RunRow, lane: LaneRow, size: number) {
+  const match = matchSql(contextOfRow(run), run);
+  const upper = lane.upper_id === null ? '' : ' and t.id <= ?';
+  return runSql<SplitBatchRow>(
+    em,
+    `select t.id, t.amount::text as amount, t.category_id, t.subcategory_id, ${splitsJsonSql('t')} as splits
+     from transactions t where ${match.sql} and t.id > ?${upper} order by t.id limit ? for update of t`,
+    [...match.params, lane.cursor_id ?? FIRST_ID, ...(lane.upper_id === null ? [] : [lane.upper_id]), size],
+  );
+}
+
+/** Puts these rows (ids the caller found in its context) in a category. */
+export async function categorizeRows(
+  em: EntityManager,
+  ids: string[],
+  categoryId: string,
+  subcategoryId: string | null,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await runSql(em, 'update transactions set category_id = ?, subcategory_id = ?, updated_at = now() where id in (?)', [
+    categoryId,
+    subcategoryId,
+    ids,
+  ]);
 }

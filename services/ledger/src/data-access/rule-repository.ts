@@ -10,6 +10,13 @@ export interface Criterion {
   value: string;
 }
 
+/** A share of a rule's split: basis points (10,000 = 100 %) in a category. */
+export interface RuleShare {
+  basis_points: number;
+  category_id: string;
+  subcategory_id: string | null;
+}
+
 /** A stored categorization rule as SQL returns it. */
 export interface RuleRow {
   id: string;
@@ -27,6 +34,8 @@ export interface RuleRow {
   source_transaction_id: string;
   available_criteria: Criterion[];
   fingerprint: string;
+  /** The parts it splits what it categorizes into, or null: it only categorizes. */
+  splits: RuleShare[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,7 +45,7 @@ export type RuleValues = Omit<RuleRow, 'id' | 'user_id' | 'profile_id' | 'create
 
 const COLUMNS = `id, user_id, profile_id, category_id, subcategory_id, enabled, is_expense, match_fields,
   match_merchant_name, match_merchant_cnpj, source_id, source_kind, source_transaction_id, available_criteria,
-  fingerprint, created_at, updated_at`;
+  fingerprint, splits, created_at, updated_at`;
 
 const pgArray = (values: string[]) => `{${values.join(',')}}`;
 
@@ -70,7 +79,7 @@ export async function insertRule(em: EntityManager, ctx: CallerContext, values: 
   const rows = await runSql<RuleRow>(
     em,
     `insert into categorization_rules (${COLUMNS})
-     values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?::jsonb, ?, now(), now()) returning ${COLUMNS}`,
+     values (?, ?, ?, ?, ?, ?, ?, ?::text[], ?, ?, ?, ?, ?, ?::jsonb, ?, ?::jsonb, now(), now()) returning ${COLUMNS}`,
     [newId(), ctx.userId, ctx.profileId, ...ruleParams(values)],
   );
   return rows[0];
@@ -90,6 +99,7 @@ const ruleParams = (values: RuleValues): unknown[] => [
   values.source_transaction_id,
   JSON.stringify(values.available_criteria),
   values.fingerprint,
+  values.splits === null ? null : JSON.stringify(values.splits),
 ];
 
 export async function updateRule(em: EntityManager, id: string, values: RuleValues): Promise<RuleRow> {
@@ -97,7 +107,7 @@ export async function updateRule(em: EntityManager, id: string, values: RuleValu
     em,
     `update categorization_rules set category_id = ?, subcategory_id = ?, enabled = ?, is_expense = ?,
        match_fields = ?::text[], match_merchant_name = ?, match_merchant_cnpj = ?, source_id = ?, source_kind = ?,
-       source_transaction_id = ?, available_criteria = ?::jsonb, fingerprint = ?, updated_at = now()
+       source_transaction_id = ?, available_criteria = ?::jsonb, fingerprint = ?, splits = ?::jsonb, updated_at = now()
      where id = ? returning ${COLUMNS}`,
     [...ruleParams(values), id],
   );

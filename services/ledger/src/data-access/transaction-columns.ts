@@ -1,3 +1,5 @@
+import type { SplitPart } from '@finance/shared/contracts/ledger/transaction-splits';
+
 /**
  * The one definition of a stored transaction (`ledger.transactions`): every column with its SQL type,
  * nullability and default. The row types, the bulk insert's column list, the blank row's defaults, the
@@ -51,6 +53,8 @@ export const TRANSACTION_COLUMNS = {
   reconciled_with_transaction_id: { type: 'uuid', nullable: true, role: 'entry' },
   original_amount: { type: 'numeric', nullable: true, role: 'entry' },
   original_currency: { type: 'text', nullable: true, role: 'entry' },
+  // set only by the writes of its parts (transaction_splits), never inherited: a new member copies the parts too
+  is_split: { type: 'boolean', nullable: false, default: false, role: 'entry' },
   series_index: { type: 'integer', nullable: true, role: 'entry', view: false },
   external_id: { type: 'text', nullable: true, role: 'entry', view: false },
   connection_id: { type: 'uuid', nullable: true, role: 'entry', view: false },
@@ -102,8 +106,13 @@ type WrittenValue<C extends ColumnSpec> =
   | (C['type'] extends 'timestamptz' ? string : SqlValues[C['type']])
   | Nullable<C>;
 
-/** A stored transaction as SQL returns it: dates as `YYYY-MM-DD`, money as numbers. */
-export type TransactionRow = { [K in NamesOf<'entry' | 'stamp'>]: ReadValue<Columns[K]> };
+/**
+ * A stored transaction as SQL returns it: dates as `YYYY-MM-DD`, money as numbers, and the parts of a split one
+ * (`SELECT_COLUMNS` reads them; null when it is not split).
+ */
+export type TransactionRow = { [K in NamesOf<'entry' | 'stamp'>]: ReadValue<Columns[K]> } & {
+  splits: SplitPart[] | null;
+};
 
 /** A transaction to insert: every `entry` column, timestamps as ISO text. */
 export type NewTransaction = { [K in NamesOf<'entry'>]: WrittenValue<Columns[K]> };

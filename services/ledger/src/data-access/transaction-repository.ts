@@ -4,6 +4,7 @@ import { contextSql } from '@finance/shared/db/context-scope';
 import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
+import { splitsJsonSql } from './split-json.ts';
 import { countsInTotals } from './totals-currency.ts';
 import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
 import { isoTimestampSql, VIEW_JSON } from './transaction-json.ts';
@@ -13,9 +14,13 @@ export type { NewTransaction, TransactionRow } from './transaction-columns.ts';
 const COLUMNS = ENTRY_COLUMNS.map(([name]) => name).join(', ');
 const RECORD_TYPE = ENTRY_COLUMNS.map(([name, spec]) => `${name} ${spec.type}`).join(', ');
 
-/** Every column, with calendar dates as text so no driver or TZ shifts them, and money as text (bigint). */
+/**
+ * Every column, with calendar dates as text so no driver or TZ shifts them, money as text (bigint), and the parts of
+ * a split row.
+ */
 export const SELECT_COLUMNS = [
   't.*',
+  `${splitsJsonSql('t')} as splits`,
   ...ENTRY_COLUMNS.filter(([, spec]) => spec.type === 'date').map(
     ([name]) => `to_char(t.${name}, 'YYYY-MM-DD') as ${name}`,
   ),
@@ -333,13 +338,18 @@ export async function visibleAccountIds(em: EntityManager, ctx: CallerContext, i
 /** Net of paid, balance-counting live entries per account, in cents. */
 export async function paidNetByAccount(em: EntityManager, accountIds: string[]): Promise<Map<string, number>> {
   if (accountIds.length === 0) return new Map();
-  const rows = await runSql<{ account_id: string; net: string }>(
-    em,
-    `select account_id, sum(case when is_expense then -amount else amount end)::text as net
+  const statement = paidNetStatement(accountIds);
+  const rows = await runSql<{ account_id: string; net: string }>(em, statement.sql, statement.params);
+  return new Map(rows.map((row) => [row.account_id, Number(row.net)]));
+}
+
+/** The statement of `paidNetByAccount` (the bench's forecast floor runs it too). */
+export function paidNetStatement(accountIds: string[]): { sql: string; params: unknown[] } {
+  return {
+    sql: `select account_id, sum(case when is_expense then -amount else amount end)::text as net
      from transactions
      where account_id in (?) and deleted_at is null and paid and show_on_balance and ${countsInTotals()}
      group by account_id`,
-    [accountIds],
-  );
-  return new Map(rows.map((row) => [row.account_id, Number(row.net)]));
+    params: [accountIds],
+  };
 }

@@ -7,7 +7,7 @@ import { userEditedFields } from '../domain/open-banking/user-edits.ts';
 import { descriptionOf, entryDateOf } from '../domain/transactions/transaction-input.ts';
 import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 import { forecastPairsSql } from './reconciliation.ts';
-import type { RuleRow } from './rule-repository.ts';
+import type { RuleRow, RuleShare } from './rule-repository.ts';
 import { addEditedFieldsSql, SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
 /**
@@ -39,19 +39,19 @@ export async function reconcileForecastsPass(
 /**
  * Categorizes the context's transactions among `transactionIds` with their winning enabled rule (more
  * matched fields, then the most recently updated) in one UPDATE; rows already in that category are left
- * alone. The changed rows.
+ * alone. The changed rows, each with its winner's split (`rule_splits`, null when it only categorizes).
  */
 export async function applyWinningRules(
   em: EntityManager,
   ctx: CallerContext,
   transactionIds: string[],
-): Promise<ChangedRow[]> {
+): Promise<Array<ChangedRow & { rule_splits: RuleShare[] | null }>> {
   const t = contextSql(ctx, 't');
   const r = contextSql(ctx, 'r');
-  return runSql<ChangedRow>(
+  return runSql<ChangedRow & { rule_splits: RuleShare[] | null }>(
     em,
     `with winner as (
-       select distinct on (t.id) t.id, r.category_id, r.subcategory_id
+       select distinct on (t.id) t.id, r.category_id, r.subcategory_id, r.splits
        from transactions t
        join categorization_rules r
          on ${r.sql}
@@ -65,7 +65,7 @@ export async function applyWinningRules(
      from winner w
      where t.id = w.id
        and (t.category_id is distinct from w.category_id or t.subcategory_id is distinct from w.subcategory_id)
-     returning ${changedColumns()}`,
+     returning ${changedColumns()}, w.splits as rule_splits`,
     [...r.params, transactionIds, ...t.params],
   );
 }

@@ -1,3 +1,5 @@
+import { apportion } from './apportion.ts';
+
 export const MAX_INSTALLMENTS = 120;
 
 /** Splits a total in cents into n parts of floor(total / n); the leftover cents go one each to the first parts. */
@@ -8,7 +10,5 @@ export function splitInstallments(total: number, n: number): number[] {
   if (!Number.isSafeInteger(total) || total < 1) {
     throw new RangeError(`total must be an integer number of cents ≥ 1: ${total}`);
   }
-  const base = Math.floor(total / n);
-  const leftover = total - base * n;
-  return Array.from({ length: n }, (_, i) => (i < leftover ? base + 1 : base));
+  return apportion(total, Array(n).fill(1));
 }

@@ -64,6 +64,7 @@ describe('categorization rules through the gateway', () => {
           { field: 'merchant_cnpj', normalized: '12345678000190', value: '12.345.678/0001-90' },
         ],
         fingerprint: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        splits: null,
         profile_id: null,
         user_id: tenant.userId,
         createdAt: expect.stringMatching(TIMESTAMP),

@@ -76,6 +76,7 @@ const row = (userId: string, accountId: string): fc.Arbitrary<NewTransaction> =>
           .map(([whole, cents]) => `${whole}.${String(cents).padStart(2, '0')}`),
       ),
       original_currency: nullable(fc.constantFrom('USD', 'EUR')),
+      is_split: fc.boolean(),
       series_index: nullable(fc.integer({ min: 0, max: 1000 })),
       external_id: nullable(text),
     })

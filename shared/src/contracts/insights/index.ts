@@ -1,4 +1,5 @@
 import type { RouteContract } from '../route.ts';
+import { cashFlowRoutes } from './cash-flow.ts';
 import { goalRoutes } from './goals.ts';
 import { investmentRoutes } from './investments.ts';
 import { notificationRoutes } from './notifications.ts';
@@ -12,6 +13,7 @@ export const insightsRoutes: RouteContract[] = [
   ...goalRoutes,
   ...notificationRoutes,
   ...reportRoutes,
+  ...cashFlowRoutes,
   ...investmentRoutes,
   ...webhookRoutes,
 ];

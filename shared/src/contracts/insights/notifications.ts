@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = [
   'WEBHOOK_DISABLED',
   'CONNECTION_REVOKED',
   'CONNECTION_EXPIRED',
+  'CASH_FLOW_SHORTFALL',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -29,7 +30,11 @@ export const notificationSchema = Joi.object({
     .required(),
   title: Joi.string().required(),
   message: Joi.string().required(),
-  data: Joi.object().required().description('ids involved: spending_limit_id and window dates, goal_id, or webhook_id'),
+  data: Joi.object()
+    .required()
+    .description(
+      'ids involved: spending_limit_id and window dates, goal_id, webhook_id, or account_id and shortfall_date',
+    ),
   read_at: nullableTimestamp().required(),
   createdAt: timestamp().required(),
 }).label('Notification');
@@ -53,7 +58,7 @@ export const notificationRoutes = [
     tag: TAG,
     summary: 'List the notifications of the context, newest first',
     description:
-      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
+      'Kinds SPENDING_LIMIT_WARNING, SPENDING_LIMIT_EXCEEDED (one each per limit window) and GOAL_REMINDER (one per reminder month), WEBHOOK_DISABLED (a webhook whose deliveries kept failing was disabled), CONNECTION_REVOKED and CONNECTION_EXPIRED (a bank connection’s consent ended at the institution; renew it), CASH_FLOW_SHORTFALL (the cash-flow forecast sees an account end a day below the threshold within 90 days; once per episode). `unread=true` lists only unread ones. Made by workers from ledger events, so they may lag a moment behind a write.',
     query: Joi.object<NotificationListQuery>({ ...listQuery, unread: Joi.boolean() }),
     responses: {
       200: { description: 'A page of notifications', schema: page(notificationSchema, 'NotificationPage') },

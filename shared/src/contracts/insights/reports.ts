@@ -34,7 +34,7 @@ export const reportRoutes = [
     service: 'insights',
     tag: 'Reports',
     summary: 'Spending and income by subcategory',
-    description: `Live transactions dated from \`start_date\` to \`end_date\` (both required, inclusive), account and card, grouped by subcategory; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; \`percentage\` strings have two decimals and sum to exactly \`100.00\` per list (largest remainder). ${PREFERENCES} ${BRL_ONLY}`,
+    description: `Live transactions dated from \`start_date\` to \`end_date\` (both required, inclusive), account and card, grouped by subcategory; a split transaction counts by its parts, each under its own subcategory or category; a transaction with a category but no subcategory groups under its category (id, name and display fields of the category); uncategorized ones and the previous-balance entries a bill rollover carries (their purchases already count) are left out. Each list is sorted by value descending; \`percentage\` strings have two decimals and sum to exactly \`100.00\` per list (largest remainder). ${PREFERENCES} ${BRL_ONLY}`,
     query: periodQuery,
     responses: {
       200: {
@@ -81,7 +81,7 @@ export const reportRoutes = [
     business: true,
     summary: 'Income statement (DRE) for a period',
     description:
-      'Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group: the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries and entries of a category without direction (`is_expense` null), `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order. ' +
+      'Live transactions by competence date (falling back to the date) from `start_date` to `end_date`, inclusive, per DRE group (a split transaction by its parts, each by its own category): the company mapping (`/v2/business/dre-mapping`) wins, then the category default as that mapping shows it (a system category has its own group; `receita` for an income category, `despesas_operacionais` for an expense one, whatever the direction of the entry), then, for uncategorized entries and entries of a category without direction (`is_expense` null), `receita` for income and `despesas_operacionais` for expenses. Transfers and bill payments are not results. `total` = income − expenses of the group; the result lines add the groups in DRE order. ' +
       BRL_ONLY,
     query: periodQuery,
     responses: {

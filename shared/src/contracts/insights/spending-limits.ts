@@ -87,7 +87,7 @@ const notFound = { description: 'Unknown limit, or a category/subcategory of ano
 const invalid = { description: 'Validation error with details', schema: errorSchema };
 const TAG = 'Spending limits';
 const WINDOW_DOC =
-  '`current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).';
+  '`current_window` is the window holding the context’s today (its `time_zone`, `/v2/personal-config`; the first window while `start_date` is in the future): spent = live expenses of the category (subcategory when set) dated in it **up to today** (entries dated later, such as the coming months of a recurrence, are no spending yet), a split expense by its parts in the category, transfers and bill payments excluded; status WARNING from `notification_percentage`, EXCEEDED from 100 %. Warnings (one per level per window) follow a purchase dated up to today at once; a window whose entries were recorded in advance warns on the day they fall due (an hourly job acting on each context’s day).';
 
 export const spendingLimitRoutes = [
   defineRoute({

@@ -197,7 +197,7 @@ export const webhookRoutes = [
 /** What each event's `data` holds, for the `webhooks` section of the OpenAPI document. */
 export const WEBHOOK_EVENT_DOCS: Record<WebhookEventType, string> = {
   'transaction.created':
-    '`data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type.',
+    '`data.transactions`: the transactions created by one command (a series or a transfer sends all its members): id, date, amount (cents), is_expense, category_id, subcategory_id, type, and `splits` (its parts, as `GET /v1/transactions/{id}/splits` shows them) for a split one.',
   'transaction.updated': '`data.transactions`: the transactions one command changed, as they are after it.',
   'transaction.deleted': '`data.transactions`: the transactions one command deleted, as they were.',
   'bill.closed':
@@ -210,6 +210,8 @@ export const WEBHOOK_EVENT_DOCS: Record<WebhookEventType, string> = {
     '`data`: notification_id, spending_limit_id, title, message and `data` of the SPENDING_LIMIT_WARNING notification.',
   'spending_limit.exceeded': '`data`: like spending_limit.warning, for SPENDING_LIMIT_EXCEEDED.',
   'goal.reminder': '`data`: notification_id, goal_id, title, message and `data` of the GOAL_REMINDER notification.',
+  'cash_flow.shortfall':
+    '`data`: notification_id, account_id, title, message and `data` (account_id, shortfall_date, balance, threshold) of the CASH_FLOW_SHORTFALL notification: the cash-flow forecast sees the account end a day below the threshold within 90 days; once per episode (again only after the projection recovered).',
   'import.completed': '`data`: job_id, connection_id, status COMPLETED and the import `result` counts.',
   'import.failed': '`data`: job_id, connection_id, status FAILED and the `error`.',
   'rule.applied': '`data`: rule_id, job_id and `updated` (transactions recategorized) once a rule ran over history.',
@@ -245,6 +247,37 @@ const transactionsExample = {
       subcategory_id: null,
       type: 'SINGLE',
     },
+    {
+      id: ID,
+      date: '2026-03-06',
+      amount: 25000,
+      is_expense: true,
+      category_id: ID,
+      subcategory_id: null,
+      type: 'FIXED',
+      splits: [
+        {
+          id: ID,
+          amount: 18000,
+          category_id: ID,
+          subcategory_id: null,
+          description: 'Comida',
+          tag_ids: [],
+          contact_id: null,
+          cost_center_id: null,
+        },
+        {
+          id: ID,
+          amount: 7000,
+          category_id: ID,
+          subcategory_id: null,
+          description: 'Limpeza',
+          tag_ids: [],
+          contact_id: null,
+          cost_center_id: null,
+        },
+      ],
+    },
   ],
 };
 
@@ -265,6 +298,15 @@ export const WEBHOOK_EVENT_EXAMPLES: Record<WebhookEventType, Record<string, unk
     ...notificationExample('Limite "Lazer" ultrapassado', { spending_limit_id: ID, spent: 10500, amount: 10000 }),
   },
   'goal.reminder': { goal_id: ID, ...notificationExample('Lembrete da meta "Viagem"', { goal_id: ID }) },
+  'cash_flow.shortfall': {
+    account_id: ID,
+    ...notificationExample('Saldo previsto abaixo do limite em "Conta corrente"', {
+      account_id: ID,
+      shortfall_date: '2026-03-10',
+      balance: -12050,
+      threshold: 0,
+    }),
+  },
   'import.completed': { job_id: ID, connection_id: ID, status: 'COMPLETED', result: { transactions: {} }, error: null },
   'import.failed': {
     job_id: ID,

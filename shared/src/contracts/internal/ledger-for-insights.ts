@@ -69,6 +69,67 @@ export interface DreGroupTotal {
   expenses: number;
 }
 
+/**
+ * What a cash-flow forecast reads, up to `end_date`, or `days` after the context's today (one account, or all of the
+ * context): one of the two.
+ */
+export interface CashFlowQuery {
+  end_date?: string;
+  days?: number;
+  account_id?: string;
+}
+
+/** A share of a movement by cost center: the movement's own, or one per part of a split entry (signed cents). */
+export interface CostCenterShare {
+  cost_center_id: string | null;
+  amount: number;
+}
+
+/** A live account with its balance now; `counts_in_total`: the summary's `total_balance` counts it (preferences). */
+export interface CashFlowAccount {
+  id: string;
+  name: string;
+  type: string | null;
+  is_default: boolean;
+  counts_in_total: boolean;
+  balance: number;
+}
+
+/** An unpaid account entry still to move money (signed: income +, expense −). */
+export interface CashFlowEntry {
+  transaction_id: string;
+  account_id: string;
+  date: string;
+  amount: number;
+  title: string;
+  type: string;
+  cost_centers: CostCenterShare[];
+}
+
+/** An occurrence of a recurrence beyond those written yet, as its latest member (on an account, or on a card). */
+export interface CashFlowOccurrence {
+  series_id: string;
+  account_id: string | null;
+  credit_card_id: string | null;
+  date: string;
+  amount: number;
+  title: string;
+  cost_centers: CostCenterShare[];
+}
+
+/**
+ * The ledger's ingredients of a forecast: the context's today (its zone's) and the last day read, the alert threshold
+ * (`cash_flow_threshold`, cents), the accounts, entries and occurrences.
+ */
+export interface CashFlowInputs {
+  today: string;
+  end_date: string;
+  threshold: number;
+  accounts: CashFlowAccount[];
+  entries: CashFlowEntry[];
+  occurrences: CashFlowOccurrence[];
+}
+
 /** `open_bill_ids`: billing's current bills of the context, whose purchases the open-bill preferences govern. */
 export type SummaryQuery = PeriodQuery & { today: string; open_bill_ids: string[] };
 
@@ -126,6 +187,19 @@ export const ledgerForInsightsRoutes = [
     summary: 'Balance, income, expenses and what is left to pay and receive in a period',
     query: Joi.object<SummaryQuery>({ ...period, today: calendarDate().required(), open_bill_ids: ids.single() }),
     responses: { 200: { description: 'The summary' } },
+  }),
+  defineRoute({
+    ...common,
+    operationId: 'cashFlowInputs',
+    method: 'get',
+    path: '/internal/v1/aggregates/cash-flow',
+    summary: 'Balances now, entries still to be paid or received and the unwritten occurrences of recurrences',
+    query: Joi.object<CashFlowQuery>({
+      end_date: calendarDate(),
+      days: Joi.number().integer().min(0).max(800),
+      account_id: anyUuid(),
+    }).xor('end_date', 'days'),
+    responses: { 200: { description: '`CashFlowInputs`' }, 404: { description: 'Unknown account' } },
   }),
   defineRoute({
     ...common,

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { canonicalTimeZone, DEFAULT_TIME_ZONE } from '../../clock.ts';
+import { cents, MAX_AMOUNT } from '../common.ts';
 import { defineRoute } from '../route.ts';
 
 export const CONFIG_FLAGS = [
@@ -12,8 +13,14 @@ export const CONFIG_FLAGS = [
 ] as const;
 export type ConfigFlag = (typeof CONFIG_FLAGS)[number];
 
-/** The preferences a client changes: any of the flags and the time zone (its canonical IANA name). */
-export type PersonalConfigFields = Partial<Record<ConfigFlag, boolean>> & { time_zone?: string };
+/** The preferences a client changes: any of the flags, the time zone (its canonical IANA name) and the alert threshold. */
+export type PersonalConfigFields = Partial<Record<ConfigFlag, boolean>> & {
+  time_zone?: string;
+  cash_flow_threshold?: number;
+};
+
+const THRESHOLD_DOC =
+  'Cents (default 0, may be negative: an overdraft the account may reach): a projected balance below it is a shortfall of the cash-flow forecast (`GET /v1/reports/cash-flow`), notified once per episode (`CASH_FLOW_SHORTFALL`, webhook `cash_flow.shortfall`).';
 
 /** Values in force until a context saves its preferences (docs/decisions.md §10). */
 export const CONFIG_DEFAULTS: Record<ConfigFlag, boolean> = {
@@ -54,6 +61,7 @@ export const personalConfigSchema = Joi.object({
     CONFIG_FLAGS.map((flag) => [flag, Joi.boolean().required().description(flagDescriptions[flag])]),
   ),
   time_zone: Joi.string().required().description(TIME_ZONE_DOC),
+  cash_flow_threshold: Joi.number().integer().required().description(THRESHOLD_DOC),
   configured: Joi.boolean().required().description('true once the context has saved preferences; read-only'),
 }).label('PersonalConfig');
 
@@ -77,10 +85,11 @@ export const personalConfigRoutes = [
     path: '/v2/personal-config',
     summary: 'Change the preferences of the context',
     description:
-      'Any of the six booleans and `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.',
+      'Any of the six booleans, `time_zone` (an IANA name such as `America/Manaus`; 400 otherwise) and `cash_flow_threshold` (cents); only those sent change, the others keep their saved or default value. An empty body is 400; `configured` is read-only (sending it is 400). After the first PUT `configured` is true.',
     body: Joi.object<PersonalConfigFields>({
       ...Object.fromEntries(CONFIG_FLAGS.map((flag) => [flag, Joi.boolean().strict()])),
       time_zone: timeZoneInput(),
+      cash_flow_threshold: cents().min(-MAX_AMOUNT).max(MAX_AMOUNT).description(THRESHOLD_DOC),
     })
       .min(1)
       .required()

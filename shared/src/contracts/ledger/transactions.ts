@@ -59,6 +59,9 @@ export const transactionSchema = Joi.object({
   is_full_amount: Joi.boolean().required(),
   is_previous_balance: Joi.boolean().required(),
   show_on_balance: Joi.boolean().required(),
+  is_split: Joi.boolean()
+    .required()
+    .description('Split into parts (`GET /v1/transactions/{id}/splits`), which count by their own categories'),
   excluded_dates: Joi.array().length(0).required().description('Always empty (legacy)'),
   payment_dates: Joi.array().length(0).required().description('Always empty (legacy)'),
   is_remote: Joi.boolean().valid(true).required().description('Always true (legacy)'),

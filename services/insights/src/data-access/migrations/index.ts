@@ -17,6 +17,7 @@ import { CreateWebhooks } from './0003-create-webhooks.ts';
 import { ContextKey } from './0008-context-key.ts';
 import { DueWork } from './0009-due-work.ts';
 import { ConnectionNotifications } from './0011-connection-notifications.ts';
+import { CashFlowAlerts } from './0012-cash-flow-alerts.ts';
 
 export const insightsMigrations: MigrationList = [
   { name: '0000-create-inbox', class: CreateInboxTable },
@@ -35,5 +36,6 @@ export const insightsMigrations: MigrationList = [
   { name: '0009-due-work', class: DueWork },
   { name: '0010-outbox-drop-payload-bytes', class: OutboxDropPayloadBytes },
   { name: '0011-connection-notifications', class: ConnectionNotifications },
+  { name: '0012-cash-flow-alerts', class: CashFlowAlerts },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

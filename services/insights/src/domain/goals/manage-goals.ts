@@ -4,13 +4,14 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { PageQuery } from '@finance/shared/contracts/common';
 import type { CreateGoalBody, GoalFields, ReminderFields } from '@finance/shared/contracts/insights/goals';
 import type { CategoryRef } from '@finance/shared/contracts/internal/ledger-for-insights';
-import { ownerOf } from '@finance/shared/db/context-scope';
+import { contextRef, ownerOf } from '@finance/shared/db/context-scope';
 import { afterIdOf, idPage } from '@finance/shared/db/pagination';
 import { invalidField, notFound } from '@finance/shared/errors/app-error';
 import { keepAnswer } from '@finance/shared/http/kept-answer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Goal, GoalReminderSchema, GoalSchema } from '../../data-access/entities/goal.ts';
 import { findGoal, listGoalsPage, rescheduleReminder } from '../../data-access/goal-repository.ts';
+import { forecastInputsChanged } from '../cash-flow/inputs-changed.ts';
 import { assertCategory } from '../category-check.ts';
 import { goalCategories, goalViews, goalViewsOf } from './goal-views.ts';
 
@@ -76,7 +77,11 @@ export async function createGoal(
     });
     // the reminder references the goal by id only, so the goal row must exist first
     await tx.flush();
-    if (input.reminder) await saveReminder(tx, created, ctx, input.reminder);
+    if (input.reminder) {
+      await saveReminder(tx, created, ctx, input.reminder);
+      // a reminder plans contributions: the cash-flow forecast changes
+      await forecastInputsChanged(tx, [contextRef(ctx)]);
+    }
     await tx.flush();
     return keepAnswer((await goalViewsOf(tx, [created], categories))[0]);
   });
@@ -118,7 +123,10 @@ export async function updateGoal(
     if (input.is_monthly !== undefined) row.isMonthly = input.is_monthly;
     if (input.home_card_closed !== undefined) row.homeCardClosed = input.home_card_closed;
     if (input.category_id !== undefined) row.categoryId = input.category_id;
-    if (input.reminder !== undefined) await saveReminder(tx, row, ctx, input.reminder);
+    if (input.reminder !== undefined) {
+      await saveReminder(tx, row, ctx, input.reminder);
+      await forecastInputsChanged(tx, [contextRef(ctx)]);
+    }
     await tx.flush();
     return keepAnswer((await goalViewsOf(tx, [row], categories))[0]);
   });
@@ -131,6 +139,7 @@ export async function deleteGoal(em: EntityManager, ledger: LedgerInsightsClient
   // values and reminder go with it (foreign keys cascade)
   return em.transactional(async (tx) => {
     await tx.nativeDelete(GoalSchema, { id: goal.id });
+    if (view.reminder) await forecastInputsChanged(tx, [contextRef(ctx)]);
     return keepAnswer(view);
   });
 }

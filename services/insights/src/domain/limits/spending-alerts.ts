@@ -9,12 +9,8 @@ import type { NewNotification } from '../../data-access/notification-writes.ts';
 import { limitsOfCategories } from '../../data-access/spending-limit-repository.ts';
 import { contextToday } from '../context-today.ts';
 import { countedDays, type LimitWindow, windowContaining } from '../limit-window.ts';
+import { day, reais } from '../notifications/notification-text.ts';
 import { percentageOf, statusOf, windowKey } from './limit-status.ts';
-
-const reais = (cents: number) =>
-  `R$ ${(cents / 100).toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
-const day = (date: string) => date.split('-').reverse().join('/');
 
 /** The notifications a window's spending calls for: none when OK, the warning level, and EXCEEDED from 100 %. */
 export function limitAlerts(limit: SpendingLimit, window: LimitWindow, spent: number): NewNotification[] {
@@ -65,7 +61,19 @@ export async function spendingAlertsFor(
     business: false,
     keyId: null,
   };
-  const changed = event.data.transactions.filter((tx) => tx.category_id && tx.is_expense);
+  // a split transaction counts by its parts, each in its own category (docs/decisions.md §6)
+  const changed = event.data.transactions
+    .filter((tx) => tx.is_expense)
+    .flatMap((tx) =>
+      tx.splits?.length
+        ? tx.splits.map((part) => ({
+            date: tx.date,
+            category_id: part.category_id,
+            subcategory_id: part.subcategory_id,
+          }))
+        : [tx],
+    )
+    .filter((line) => line.category_id);
   const categoryIds = [...new Set(changed.map((tx) => tx.category_id as string))];
   if (categoryIds.length === 0) return [];
   const limits = await limitsOfCategories(em, ctx, categoryIds);

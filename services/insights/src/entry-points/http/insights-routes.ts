@@ -1,3 +1,4 @@
+import { cashFlowRoutes } from '@finance/shared/contracts/insights/cash-flow';
 import { goalRoutes } from '@finance/shared/contracts/insights/goals';
 import { notificationRoutes } from '@finance/shared/contracts/insights/notifications';
 import { reportRoutes } from '@finance/shared/contracts/insights/reports';
@@ -7,6 +8,7 @@ import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import { billingFor } from '../../billing-client.ts';
 import type { InsightsRuntime } from '../../config.ts';
+import { cashFlowReport } from '../../domain/cash-flow/cash-flow-report.ts';
 import { addGoalValue, deleteGoalValue } from '../../domain/goals/goal-values.ts';
 import { createGoal, deleteGoal, getGoal, listGoals, updateGoal } from '../../domain/goals/manage-goals.ts';
 import {
@@ -22,7 +24,13 @@ import { subcategoryReport } from '../../domain/reports/subcategory-report.ts';
 import { summaryReport } from '../../domain/reports/summary-report.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 
-const route = lookupIn([...spendingLimitRoutes, ...goalRoutes, ...notificationRoutes, ...reportRoutes]);
+const route = lookupIn([
+  ...spendingLimitRoutes,
+  ...goalRoutes,
+  ...notificationRoutes,
+  ...reportRoutes,
+  ...cashFlowRoutes,
+]);
 
 export function mountInsightsRoutes(router: Router, runtime: InsightsRuntime): void {
   const { orm } = runtime;
@@ -67,4 +75,7 @@ export function mountInsightsRoutes(router: Router, runtime: InsightsRuntime): v
   mountRoute(router, route('subcategoryReport'), ({ query }, ctx) => subcategoryReport(ledger, ctx, query));
   mountRoute(router, route('summaryReport'), ({ query }, ctx) => summaryReport(ledger, billing, ctx, query));
   mountRoute(router, route('businessDre'), ({ query }, ctx) => dreReport(ledger, ctx, query));
+  mountRoute(router, route('cashFlowReport'), ({ query }, ctx) =>
+    cashFlowReport(orm.em.fork(), ledger, billing, ctx, query),
+  );
 }

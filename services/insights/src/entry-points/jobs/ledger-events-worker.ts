@@ -7,6 +7,7 @@ import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { saveContextTimeZone } from '../../data-access/context-time-zones.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
+import { forecastInputsChanged } from '../../domain/cash-flow/inputs-changed.ts';
 import { connectionNotification } from '../../domain/notifications/connection-notifications.ts';
 
 /** The inbox's consumer name of insights' own effects of ledger events (the spending limits' too). */
@@ -37,17 +38,23 @@ function connectionEnded(event: DomainEvent): DomainEvent<ConnectionEnded> {
 
 /**
  * What insights makes of ledger events, once each (inbox): `context.time_zone_changed` keeps the context's zone for
- * the daily jobs; `account.created` needs nothing and is recorded with the batch's others in one statement.
+ * the daily jobs; `account.created` and `context.preferences_changed` only make the context's cash-flow forecast due
+ * (as the zone does) and are recorded with the batch's others in one statement.
  */
 function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
   const { orm } = runtime;
   return () => {
     const quiet: DomainEvent[] = [];
+    // what these change the cash-flow forecast sees: the context's watch is made due at the batch's end
+    const forecasts: DomainEvent['context'][] = [];
     return {
       async handle(event) {
         switch (event?.type) {
           case 'account.created':
+          case 'context.preferences_changed':
+            if (!event.context?.user_id) throw new UnrecoverableError(`malformed ${event.type} event`);
             quiet.push(event);
+            forecasts.push(event.context);
             return;
           case 'connection.revoked':
           case 'connection.expired': {
@@ -62,18 +69,22 @@ function ledgerEventsRun(runtime: InsightsRuntime): () => EventBatchRun {
             await handleOnce(orm.em.fork(), event, CONSUMER, (tx) =>
               saveContextTimeZone(tx, context, data.time_zone, data.changed_at),
             );
+            forecasts.push(context);
             return;
           }
           default:
             throw new UnrecoverableError(`no handler for event ${String(event?.type)}`);
         }
       },
-      finish: () => recordHandled(orm.em.fork(), quiet, CONSUMER),
+      finish: async () => {
+        await forecastInputsChanged(orm.em.fork(), forecasts);
+        await recordHandled(orm.em.fork(), quiet, CONSUMER);
+      },
     };
   };
 }
 
-/** Consumes the ledger's account and time-zone events. */
+/** Consumes the ledger's account, time-zone and preference events. */
 export function startLedgerEventsWorker(runtime: InsightsRuntime) {
   return runtime.startWorker(
     QUEUES.insightsLedgerEvents,

@@ -5,6 +5,7 @@ import { handleOnce, recordHandled } from '@finance/shared/queue/inbox';
 import { UnrecoverableError } from 'bullmq';
 import type { InsightsRuntime } from '../../config.ts';
 import { insertNotifications } from '../../data-access/notification-writes.ts';
+import { forecastInputsChanged } from '../../domain/cash-flow/inputs-changed.ts';
 import { spendingAlertsFor } from '../../domain/limits/spending-alerts.ts';
 import { ledgerFor } from '../../ledger-client.ts';
 import { CONSUMER } from './ledger-events-worker.ts';
@@ -47,6 +48,22 @@ function spendingLimitsRun(runtime: InsightsRuntime): () => EventBatchRun {
 }
 
 /**
+ * The cash-flow forecasts a batch's changes touch: their contexts' watches made due, in one statement at the end of
+ * the batch (idempotent: a redelivered batch marks them again, which costs one more evaluation).
+ */
+function cashFlowRun(runtime: InsightsRuntime): () => EventBatchRun {
+  return () => {
+    const contexts: DomainEvent['context'][] = [];
+    return {
+      async handle(event) {
+        contexts.push(transactionChange(event).context);
+      },
+      finish: () => forecastInputsChanged(runtime.orm.em.fork(), contexts),
+    };
+  };
+}
+
+/**
  * `transaction.changed`, one job for both of insights' consumers: the spending limits it touches and the webhooks
  * of its context, each with its own inbox. A rule's 100,000 changed rows are written to Redis and parsed once, not
  * once per consumer (docs/performance.md).
@@ -54,10 +71,11 @@ function spendingLimitsRun(runtime: InsightsRuntime): () => EventBatchRun {
 export function startTransactionChangesWorker(runtime: InsightsRuntime) {
   const limits = spendingLimitsRun(runtime);
   const webhooks = webhookFanOutRun(runtime);
+  const cashFlow = cashFlowRun(runtime);
   return runtime.startWorker(
     QUEUES.transactionChanges,
     eventBatchProcessor(CONCURRENCY, async (events) => {
-      const both = runsTogether([limits(), await webhooks(events)]);
+      const both = runsTogether([limits(), await webhooks(events), cashFlow()]);
       return {
         handle: async (event) => {
           if (event?.type !== 'transaction.changed') {

@@ -5,13 +5,14 @@ import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from '../totals-currency.ts';
+import { categorizedLines, twice } from './categorized-lines.ts';
 import { preferencesCte } from './preferences-cte.ts';
 
 type Row = Omit<SubcategoryAggregate, 'value'> & { value: string };
 
 /**
  * Live transactions dated in the period, account and card, summed per subcategory (or per category when
- * there is none), uncategorized left out, a rolled-over bill's previous balance never (its purchases already
+ * there is none), a split one by its parts (`categorizedLines`), uncategorized lines left out, a rolled-over bill's previous balance never (its purchases already
  * counted); transfers and bill payments only when the context's preferences include them. One statement: the grouping happens in Postgres, display fields joined after.
  */
 export async function totalsBySubcategory(
@@ -31,17 +32,21 @@ export function subcategoryTotalsStatement(
 ): { sql: string; params: unknown[] } {
   const config = contextSql(ctx);
   const scope = contextSql(ctx, 't');
-  return {
-    sql: `with ${preferencesCte(config.sql)},
-     sums as (
-       select t.is_expense, t.subcategory_id is not null as by_sub,
-              coalesce(t.subcategory_id, t.category_id) as id, sum(t.amount) as value
-       from transactions t cross join cfg
-       where ${scope.sql} and t.deleted_at is null and t.reconciled_at is null and t.category_id is not null
+  const lines = categorizedLines(
+    'transactions t cross join cfg',
+    (line) => `t.is_expense, ${line}.category_id, ${line}.subcategory_id, ${line}.amount`,
+    (line) => `${scope.sql} and t.deleted_at is null and t.reconciled_at is null and ${line}.category_id is not null
          and not t.is_previous_balance and ${countsInTotals('t')}
          and t.date between cast(? as date) and cast(? as date)
          and (cfg.include_transfers or t.type <> 'TRANSFER')
-         and (cfg.include_bill_payments or not t.is_bill_payment)
+         and (cfg.include_bill_payments or not t.is_bill_payment)`,
+  );
+  return {
+    sql: `with ${preferencesCte(config.sql)},
+     sums as (
+       select l.is_expense, l.subcategory_id is not null as by_sub,
+              coalesce(l.subcategory_id, l.category_id) as id, sum(l.amount) as value
+       from (${lines}) l
        group by 1, 2, 3
      )
      select sums.id, sums.is_expense, sums.value::text as value,
@@ -54,6 +59,6 @@ export function subcategoryTotalsStatement(
      left join subcategories s on sums.by_sub and s.id = sums.id
      left join categories c on not sums.by_sub and c.id = sums.id
      order by sums.value desc, title, sums.id`,
-    params: [...config.params, ...scope.params, period.start_date, period.end_date],
+    params: [...config.params, ...twice([...scope.params, period.start_date, period.end_date])],
   };
 }

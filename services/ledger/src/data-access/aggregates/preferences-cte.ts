@@ -7,3 +7,7 @@ export const preferencesCte = (scopeSql: string) => `cfg as (
          coalesce(bool_or(show_open_bill), true) as show_open_bill
   from personal_configs where ${scopeSql}
 )`;
+
+/** An account (`alias`) counts in the total balance: it asks to, and an investment one only with `include_investments`. */
+export const countsInTotalBalance = (alias: string) =>
+  `${alias}.include_total_balance and (cfg.include_investments or ${alias}.type is distinct from 'INVESTMENT')`;

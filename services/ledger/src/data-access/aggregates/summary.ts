@@ -5,7 +5,7 @@ import { contextSql } from '@finance/shared/db/context-scope';
 import { runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countsInTotals } from '../totals-currency.ts';
-import { preferencesCte } from './preferences-cte.ts';
+import { countsInTotalBalance, preferencesCte } from './preferences-cte.ts';
 
 type Row = Record<keyof Summary, string>;
 
@@ -57,8 +57,7 @@ export function summaryStatement(
      balance as (
        select coalesce(sum(coalesce(a.bank_balance, a.initial_balance + coalesce(moved.amount, 0))), 0) as total_balance
        from accounts a cross join cfg left join moved on moved.account_id = a.id
-       where ${accounts.sql} and a.deleted_at is null and a.include_total_balance
-         and (cfg.include_investments or a.type is distinct from 'INVESTMENT')
+       where ${accounts.sql} and a.deleted_at is null and ${countsInTotalBalance('a')}
      ),
      open_bills as (
        select t.bill_id from transactions t

@@ -15,6 +15,8 @@ export const PersonalConfigSchema = defineEntity({
     showOpenBill: p.boolean(),
     /** IANA zone of the context's day; null = the default (America/Sao_Paulo). */
     timeZone: p.string().nullable(),
+    /** Cents: a projected balance below it is a cash-flow shortfall. */
+    cashFlowThreshold: p.bigint('number').default(0),
   },
 });
 export type PersonalConfig = InferEntity<typeof PersonalConfigSchema>;

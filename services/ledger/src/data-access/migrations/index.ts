@@ -35,6 +35,7 @@ import { ImportKeysPerHolder } from './0026-import-keys-per-holder.ts';
 import { ConnectionSyncOutcome } from './0027-connection-sync-outcome.ts';
 import { ConnectionSyncRequests } from './0028-connection-sync-requests.ts';
 import { StatementFiles } from './0029-statement-files.ts';
+import { TransactionSplits } from './0030-transaction-splits.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -71,5 +72,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0027-connection-sync-outcome', class: ConnectionSyncOutcome },
   { name: '0028-connection-sync-requests', class: ConnectionSyncRequests },
   { name: '0029-statement-files', class: StatementFiles },
+  { name: '0030-transaction-splits', class: TransactionSplits },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

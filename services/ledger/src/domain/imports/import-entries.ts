@@ -38,6 +38,7 @@ import {
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
 import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
+import { keepSplitsWhole, withParts } from '../splits/keep-splits.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { BILL_PAYMENT_WINDOW_DAYS, isPaymentLine, pairBillPayments } from './bill-payments.ts';
 import { type BillPlan, bankFields, billKeyOf, entryRows, holderOf, paidAtOf } from './entry-rows.ts';
@@ -517,15 +518,28 @@ async function writeEntries(
   await insertImportKeys(tx, ctx, source.namespace, writes.keys);
   await markKeysBooked(tx, ctx, source.namespace, writes.booked);
 
+  const updated = await updateFromBank(tx, ctx, writes.updates);
   const changed: ChangedRow[] = [
-    ...(await updateFromBank(tx, ctx, writes.updates)),
+    ...updated,
     ...(await completeMatchedEntries(tx, ctx, writes.completions)),
     ...(await movePaymentsToAccounts(tx, ctx, writes.moved)),
     ...(await markBillPayments(tx, ctx, writes.paying)),
     ...(await linkTransferLegs(tx, ctx, writes.links)),
   ];
   recordTransactionChanges(tx, ctx, 'created', inserted);
-  recordTransactionChanges(tx, ctx, 'updated', changed);
+  // a user's split stays: its parts follow an amount the bank changed
+  recordTransactionChanges(
+    tx,
+    ctx,
+    'updated',
+    withParts(
+      changed,
+      await keepSplitsWhole(
+        tx,
+        updated.map((row) => row.id),
+      ),
+    ),
+  );
   // after the effected states above: what is still pending or scheduled and did not arrive was dropped
   const removed = await removeUnlisted(
     tx,

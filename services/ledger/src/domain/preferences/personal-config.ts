@@ -13,12 +13,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PersonalConfigSchema } from '../../data-access/entities/personal-config.ts';
 import { upsertPersonalConfig } from '../../data-access/personal-config-repository.ts';
 
-export type PersonalConfigView = Record<ConfigFlag, boolean> & { time_zone: string; configured: boolean };
+export type PersonalConfigView = Record<ConfigFlag, boolean> & {
+  time_zone: string;
+  cash_flow_threshold: number;
+  configured: boolean;
+};
 
 /** The preferences in force for a context: saved values, or the defaults with `configured` false. */
 export async function getPersonalConfig(em: EntityManager, ctx: CallerContext): Promise<PersonalConfigView> {
   const saved = await em.findOne(PersonalConfigSchema, contextWhere(ctx));
-  if (!saved) return { ...CONFIG_DEFAULTS, time_zone: DEFAULT_TIME_ZONE, configured: false };
+  if (!saved) return { ...CONFIG_DEFAULTS, time_zone: DEFAULT_TIME_ZONE, cash_flow_threshold: 0, configured: false };
   return {
     auto_reconcile_enabled: saved.autoReconcileEnabled,
     include_bill_payments: saved.includeBillPayments,
@@ -27,6 +31,7 @@ export async function getPersonalConfig(em: EntityManager, ctx: CallerContext): 
     include_transfers: saved.includeTransfers,
     show_open_bill: saved.showOpenBill,
     time_zone: saved.timeZone ?? DEFAULT_TIME_ZONE,
+    cash_flow_threshold: saved.cashFlowThreshold,
     configured: true,
   };
 }
@@ -49,13 +54,18 @@ export async function updatePersonalConfig(
 ): Promise<PersonalConfigView> {
   const values = { ...CONFIG_DEFAULTS, ...input };
   const sent = CONFIG_FLAGS.filter((flag) => input[flag] !== undefined);
-  const columns = [...sent, ...(input.time_zone !== undefined ? ['time_zone'] : [])];
+  const columns = [
+    ...sent,
+    ...(input.time_zone !== undefined ? ['time_zone'] : []),
+    ...(input.cash_flow_threshold !== undefined ? ['cash_flow_threshold'] : []),
+  ];
   const at = now();
   return em.transactional(async (tx) => {
     const row = await upsertPersonalConfig(tx, ctx, {
       flags: CONFIG_FLAGS.map((flag) => values[flag]),
       columns,
       timeZone: input.time_zone ?? null,
+      threshold: input.cash_flow_threshold ?? 0,
       at,
     });
     if (input.time_zone !== undefined) {
@@ -64,6 +74,10 @@ export async function updatePersonalConfig(
         time_zone: row.time_zone ?? DEFAULT_TIME_ZONE,
         changed_at: row.changed_at,
       });
+    }
+    // what changes totals changes the cash-flow forecast: insights evaluates its alerts again
+    if (columns.some((column) => column !== 'time_zone')) {
+      recordEvent(tx, 'context.preferences_changed', contextRef(ctx), { fields: columns });
     }
     return keepAnswer(await getPersonalConfig(tx, ctx));
   });

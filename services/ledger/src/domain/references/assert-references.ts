@@ -24,31 +24,57 @@ export async function assertReferences(
   ctx: CallerContext,
   refs: ReferenceIds,
 ): Promise<{ subcategoryParent: string | null }> {
-  let subcategoryParent: string | null = null;
-  if (refs.categoryId) {
-    const rows = await visibleRows(em, ctx, 'categories', [refs.categoryId], true);
-    if (rows.length === 0) throw notFound('Categoria não encontrada (category_id)');
-  }
-  if (refs.subcategoryId) {
-    const rows = await visibleRows(em, ctx, 'subcategories', [refs.subcategoryId], true, 'id, category_id');
-    if (rows.length === 0) throw notFound('Subcategoria não encontrada (subcategory_id)');
-    if (refs.categoryId && rows[0].category_id !== refs.categoryId) {
-      throw invalidField('subcategory_id', 'a subcategoria não pertence à categoria informada');
-    }
-    subcategoryParent = rows[0].category_id ?? null;
-  }
-  if (refs.contactId) {
-    const rows = await visibleRows(em, ctx, 'contacts', [refs.contactId], false);
-    if (rows.length === 0) throw notFound('Contato não encontrado (contact_id)');
-  }
-  if (refs.costCenterId) {
-    const rows = await visibleRows(em, ctx, 'cost_centers', [refs.costCenterId], false);
-    if (rows.length === 0) throw notFound('Centro de custo não encontrado (cost_center_id)');
-  }
-  const tagIds = [...new Set(refs.tagIds ?? [])];
-  if (tagIds.length > 0) {
-    const rows = await visibleRows(em, ctx, 'tags', tagIds, false);
-    if (rows.length !== tagIds.length) throw notFound('Tag não encontrada (tag_ids)');
-  }
+  const [subcategoryParent] = await assertEachReferences(em, ctx, [refs], (_, field) => field);
   return { subcategoryParent };
+}
+
+const distinct = (values: Array<string | null | undefined>) => [...new Set(values.filter((v): v is string => !!v))];
+
+/**
+ * `assertReferences` for several sets at once (a split's parts): still one query per kind, errors naming the
+ * field as `fieldOf` spells it for the set (`parts[1].category_id`). The subcategories' categories, per set.
+ */
+export async function assertEachReferences(
+  em: EntityManager,
+  ctx: CallerContext,
+  sets: ReferenceIds[],
+  fieldOf: (index: number, field: string) => string,
+): Promise<Array<string | null>> {
+  const lookup = async (table: string, ids: string[], system: boolean, columns?: string) =>
+    ids.length
+      ? new Map((await visibleRows(em, ctx, table, ids, system, columns)).map((row) => [row.id, row]))
+      : new Map();
+  const check = async (
+    table: string,
+    key: 'categoryId' | 'contactId' | 'costCenterId',
+    label: string,
+    field: string,
+  ) => {
+    const found = await lookup(table, distinct(sets.map((set) => set[key])), table === 'categories');
+    const missing = sets.findIndex((set) => set[key] && !found.has(set[key] as string));
+    if (missing >= 0) throw notFound(`${label} (${fieldOf(missing, field)})`);
+  };
+  await check('categories', 'categoryId', 'Categoria não encontrada', 'category_id');
+  const subcategories = await lookup(
+    'subcategories',
+    distinct(sets.map((set) => set.subcategoryId)),
+    true,
+    'id, category_id',
+  );
+  const parents = sets.map((set, index) => {
+    if (!set.subcategoryId) return null;
+    const row = subcategories.get(set.subcategoryId);
+    if (!row) throw notFound(`Subcategoria não encontrada (${fieldOf(index, 'subcategory_id')})`);
+    if (set.categoryId && row.category_id !== set.categoryId) {
+      throw invalidField(fieldOf(index, 'subcategory_id'), 'a subcategoria não pertence à categoria informada');
+    }
+    return (row.category_id as string | undefined) ?? null;
+  });
+  await check('contacts', 'contactId', 'Contato não encontrado', 'contact_id');
+  await check('cost_centers', 'costCenterId', 'Centro de custo não encontrado', 'cost_center_id');
+  const tagIds = distinct(sets.flatMap((set) => set.tagIds ?? []));
+  const tags = await lookup('tags', tagIds, false);
+  const missingTag = sets.findIndex((set) => (set.tagIds ?? []).some((tag) => !tags.has(tag)));
+  if (missingTag >= 0) throw notFound(`Tag não encontrada (${fieldOf(missingTag, 'tag_ids')})`);
+  return parents;
 }

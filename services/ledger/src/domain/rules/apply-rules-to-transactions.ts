@@ -1,7 +1,9 @@
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { applyWinningRules } from '../../data-access/transaction-updates.ts';
+import { withParts } from '../splits/keep-splits.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
+import { splitByRules } from './rule-splits.ts';
 
 /**
  * Categorizes these transactions of the context with their winning enabled rule (docs/decisions.md §9: the rule
@@ -16,6 +18,21 @@ export async function applyRulesToTransactions(
 ): Promise<number> {
   if (transactionIds.length === 0) return 0;
   const changed = await applyWinningRules(em, ctx, transactionIds);
-  recordTransactionChanges(em, ctx, 'updated', changed);
+  // a winner that splits splits what it categorized
+  const split = await splitByRules(
+    em,
+    changed.flatMap(({ rule_splits: shares, ...row }) =>
+      shares ? [{ id: row.id, amount: Number(row.amount), current: row.splits, shares }] : [],
+    ),
+  );
+  recordTransactionChanges(
+    em,
+    ctx,
+    'updated',
+    withParts(
+      changed.map(({ rule_splits, ...row }) => row),
+      split,
+    ),
+  );
   return changed.length;
 }

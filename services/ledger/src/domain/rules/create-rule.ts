@@ -19,6 +19,7 @@ import {
 } from './queue-recategorization.ts';
 import { answerAfterRecategorization, keepRuleAnswer } from './rule-answer.ts';
 import { chooseMatchFields, criteriaOf, fingerprintOf, matchValues } from './rule-criteria.ts';
+import { ruleSharesOf } from './rule-splits.ts';
 
 export const DISABLED_CANNOT_APPLY = 'uma regra desativada não pode ser aplicada às transações existentes';
 
@@ -44,6 +45,7 @@ export async function createRule(
     const enabled = input.enabled ?? true;
     if (input.apply_to_existing && !enabled) throw invalidField('apply_to_existing', DISABLED_CANNOT_APPLY);
 
+    const splits = await ruleSharesOf(tx, ctx, input.splits ?? null, null);
     const fingerprint = fingerprintOf(ctx, source.is_expense, criteria, matchFields);
     await lockFingerprint(tx, ctx, fingerprint);
     const existing = await findRuleByFingerprint(tx, ctx, fingerprint);
@@ -59,6 +61,7 @@ export async function createRule(
       source_transaction_id: source.id,
       available_criteria: criteria,
       fingerprint,
+      splits,
     };
     const rule = existing ? await updateRule(tx, existing.id, values) : await insertRule(tx, ctx, values);
     const sourceUpdated = await categorizeSource(tx, ctx, rule);

@@ -50,6 +50,7 @@ export async function recordRecategorization(
     match_merchant_cnpj: rule.match_merchant_cnpj,
     category_id: rule.category_id,
     subcategory_id: rule.subcategory_id,
+    splits: rule.splits,
     total: counts.total,
   });
   await insertLanes(tx, jobId, laneBounds(counts.bounds, maxLanes, laneCount(counts.total, maxLanes)));

@@ -5,16 +5,23 @@ import {
   addToRun,
   advanceLane,
   applyRecategorizationBatch,
+  type BatchResult,
+  categorizeRows,
   findRun,
   finishRunIfDone,
+  type LaneRow,
   lanesOf,
   lockLane,
   type RunRow,
+  splitBatchRows,
 } from '../../data-access/recategorization-runs.ts';
 import { contextOfRow } from '../../data-access/rule-match-sql.ts';
+import type { RuleShare } from '../../data-access/rule-repository.ts';
+import { loadByIds } from '../../data-access/transaction-repository.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
-import { transactionChangesEvent } from '../transactions/record-changes.ts';
+import { recordTransactionChanges, transactionChangesEvent } from '../transactions/record-changes.ts';
 import { RECATEGORIZATION_BATCH } from './recategorization-lanes.ts';
+import { splitByRules } from './rule-splits.ts';
 
 export interface RecategorizationResult {
   updated_count: number;
@@ -46,11 +53,18 @@ async function step(em: EntityManager, run: RunRow, laneNumber: number, size: nu
   return em.transactional(async (tx) => {
     const lane = await lockLane(tx, run.job_id, laneNumber);
     if (!lane || lane.finished_at) return null;
-    // the batch's `transaction.changed` events are written by its UPDATE statement (items built in SQL)
-    const events = Array.from({ length: Math.ceil(size / MAX_CHANGED_PER_EVENT) }, () =>
-      transactionChangesEvent(contextOfRow(run), 'updated', []),
-    );
-    const batch = await applyRecategorizationBatch(tx, run, lane, size, events);
+    const batch = run.splits
+      ? await applySplitBatch(tx, run, run.splits, lane, size)
+      : await applyRecategorizationBatch(
+          tx,
+          run,
+          lane,
+          size,
+          // the batch's `transaction.changed` events are written by its UPDATE statement (items built in SQL)
+          Array.from({ length: Math.ceil(size / MAX_CHANGED_PER_EVENT) }, () =>
+            transactionChangesEvent(contextOfRow(run), 'updated', []),
+          ),
+        );
     // a short batch, or one that reached the lane's last id, leaves nothing after it in the lane
     const finished = batch.scanned < size || (lane.upper_id !== null && batch.last_id === lane.upper_id);
     await advanceLane(tx, lane, { lastId: batch.last_id, finished });
@@ -70,6 +84,35 @@ async function step(em: EntityManager, run: RunRow, laneNumber: number, size: nu
     await updateBackgroundJob(tx, run.job_id, { state: 'active', progress });
     return progress;
   });
+}
+
+/**
+ * A splitting rule's batch: the rows come to Node, each takes the rule's category and its parts (`splitByRules`);
+ * those that changed go out in events of at most `MAX_CHANGED_PER_EVENT`.
+ */
+async function applySplitBatch(
+  tx: EntityManager,
+  run: RunRow,
+  shares: RuleShare[],
+  lane: LaneRow,
+  size: number,
+): Promise<BatchResult> {
+  const rows = await splitBatchRows(tx, run, lane, size);
+  const recategorized = rows
+    .filter((row) => row.category_id !== run.category_id || row.subcategory_id !== run.subcategory_id)
+    .map((row) => row.id);
+  await categorizeRows(tx, recategorized, run.category_id, run.subcategory_id);
+  const split = await splitByRules(
+    tx,
+    rows.map((row) => ({ id: row.id, amount: Number(row.amount), current: row.splits, shares })),
+  );
+  const changed = [...new Set([...recategorized, ...split.keys()])];
+  const ctx = contextOfRow(run);
+  const loaded = await loadByIds(tx, changed);
+  for (let start = 0; start < loaded.length; start += MAX_CHANGED_PER_EVENT) {
+    recordTransactionChanges(tx, ctx, 'updated', loaded.slice(start, start + MAX_CHANGED_PER_EVENT));
+  }
+  return { scanned: rows.length, last_id: rows.at(-1)?.id ?? null, changed: changed.length };
 }
 
 /** Walks one lane batch by batch from its cursor to its end. */

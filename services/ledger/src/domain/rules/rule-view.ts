@@ -14,6 +14,12 @@ export const ruleView = (row: RuleRow) => ({
   source_transaction_id: row.source_transaction_id,
   available_criteria: row.available_criteria,
   fingerprint: row.fingerprint,
+  splits:
+    row.splits?.map((share) => ({
+      percentage: share.basis_points / 100,
+      category_id: share.category_id,
+      subcategory_id: share.subcategory_id,
+    })) ?? null,
   profile_id: row.profile_id,
   user_id: row.user_id,
   createdAt: iso(row.created_at),

@@ -14,6 +14,7 @@ import {
 } from './queue-recategorization.ts';
 import { answerAfterRecategorization, keepRuleAnswer } from './rule-answer.ts';
 import { chooseMatchFields, fingerprintOf, matchValues } from './rule-criteria.ts';
+import { ruleSharesOf } from './rule-splits.ts';
 
 /**
  * PATCH /v1/categorization-rules/{id}: only the fields sent change; then the source and, when asked, history.
@@ -42,6 +43,7 @@ export async function updateCategorizationRule(
     const enabled = input.enabled ?? current.enabled;
     if (input.apply_to_existing && !enabled) throw invalidField('apply_to_existing', DISABLED_CANNOT_APPLY);
 
+    const splits = await ruleSharesOf(tx, ctx, input.splits, current.splits);
     const fingerprint = fingerprintOf(ctx, current.is_expense, current.available_criteria, matchFields);
     if (fingerprint !== current.fingerprint) {
       await lockFingerprint(tx, ctx, fingerprint);
@@ -57,6 +59,7 @@ export async function updateCategorizationRule(
       match_fields: matchFields,
       ...matchValues(current.available_criteria, matchFields),
       fingerprint,
+      splits,
     });
     const sourceUpdated = await categorizeSource(tx, ctx, rule);
     const queued: QueuedRecategorization | null = input.apply_to_existing

@@ -20,6 +20,7 @@ import {
   planBills,
   withCurrentCalendars,
 } from '../card-entries/card-rows.ts';
+import { copyTemplateSplits, withParts } from '../splits/keep-splits.ts';
 import { nextMember } from './new-transaction.ts';
 import { TRANSACTION_NOT_FOUND } from './read-transactions.ts';
 import { recordTransactionChanges } from './record-changes.ts';
@@ -63,7 +64,12 @@ export async function appendInstallments(
         rows.map((row) => row.id),
         tags.map((tag) => tag.tag_id),
       );
-      recordTransactionChanges(tx, ctx, 'created', rows);
+      // and the last installment's parts, when it is split
+      const parts = await copyTemplateSplits(
+        tx,
+        rows.map((row) => ({ id: row.id, amount: row.amount, template_id: last.id })),
+      );
+      recordTransactionChanges(tx, ctx, 'created', withParts(rows, parts));
       return keepAnswer({ created: rows.length });
     });
   });

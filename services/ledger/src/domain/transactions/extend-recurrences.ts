@@ -1,6 +1,7 @@
 import { addDays, type CalendarDate, occurrenceDate } from '@finance/shared/calendar';
 import type { BillingLedgerClient } from '@finance/shared/clients/billing-ledger-client';
 import { now, todayIn } from '@finance/shared/clock';
+import type { SplitPart } from '@finance/shared/contracts/ledger/transaction-splits';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   advanceRecurrenceSeries,
@@ -20,6 +21,7 @@ import {
   type PlannedBills,
   withCurrentCalendars,
 } from '../card-entries/card-rows.ts';
+import { copyTemplateSplits, withParts } from '../splits/keep-splits.ts';
 import { nextMember, pendingOccurrences, recurrenceHorizon } from './new-transaction.ts';
 import { recordChangesByContext } from './record-changes.ts';
 
@@ -80,10 +82,17 @@ export async function extendRecurrences(
         );
         const inserted = await insertTransactions(tx, rows);
         // new occurrences carry the template's tags, like every member the series was created or edited with
+        const created = rows.filter((row) => inserted.has(row.id));
+        let parts = new Map<string, SplitPart[]>();
         if (inserted.size) {
           await copyTemplateTags(
             tx,
             [...inserted].map((id) => ({ id, template_id: templateIdOf.get(id) })),
+          );
+          // and its parts, when the latest one is split
+          parts = await copyTemplateSplits(
+            tx,
+            created.map((row) => ({ id: row.id, amount: row.amount, template_id: templateIdOf.get(row.id) })),
           );
         }
         const advanced = await advanceRecurrenceSeries(
@@ -96,11 +105,7 @@ export async function extendRecurrences(
             .filter((row) => !row.ended)
             .map((row) => ({ id: row.series_id, date: occurrenceDate(row.anchor, row.frequency, row.next_index) })),
         );
-        recordChangesByContext(
-          tx,
-          'created',
-          rows.filter((row) => inserted.has(row.id)),
-        );
+        recordChangesByContext(tx, 'created', withParts(created, parts));
         const last = series[series.length - 1];
         return {
           last: { date: last.next_date, id: last.series_id },

@@ -1,4 +1,5 @@
 import { toIsoMidnight } from '@finance/shared/calendar';
+import type { SplitPart } from '@finance/shared/contracts/ledger/transaction-splits';
 import { iso } from '@finance/shared/db/context-scope';
 import type { TransactionChanged } from '@finance/shared/queue/catalogue';
 import {
@@ -43,11 +44,13 @@ export function transactionView(row: TransactionRow) {
 
 export type TransactionView = ReturnType<typeof transactionView>;
 
-/** The slice of a row that `transaction.changed` carries. */
+/** The slice of a row that `transaction.changed` carries: the parts only when it is split. */
 export function eventItem(
-  row: Pick<TransactionRow, 'id' | 'date' | 'amount' | 'is_expense' | 'category_id' | 'subcategory_id' | 'type'>,
+  row: Pick<TransactionRow, 'id' | 'date' | 'amount' | 'is_expense' | 'category_id' | 'subcategory_id' | 'type'> & {
+    splits?: SplitPart[] | null;
+  },
 ): TransactionChanged['transactions'][number] {
-  return {
+  const item: TransactionChanged['transactions'][number] = {
     id: row.id,
     date: row.date,
     amount: row.amount,
@@ -56,4 +59,6 @@ export function eventItem(
     subcategory_id: row.subcategory_id,
     type: row.type,
   };
+  if (row.splits?.length) item.splits = row.splits;
+  return item;
 }

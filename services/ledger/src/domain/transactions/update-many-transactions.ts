@@ -25,6 +25,7 @@ import {
   withCurrentCalendars,
 } from '../card-entries/card-rows.ts';
 import { assertReferences } from '../references/assert-references.ts';
+import { keepSplitsWhole } from '../splits/keep-splits.ts';
 import { recordTransactionChanges } from './record-changes.ts';
 import { assertBusinessAllowed, calendarDateOf, entryDateOf } from './transaction-input.ts';
 import { transactionView } from './transaction-view.ts';
@@ -165,6 +166,8 @@ export async function updateManyTransactions(
         await shiftRecurrenceSeries(tx, moved);
       }
       if (input.tag_ids !== undefined) await replaceTags(tx, memberIds, input.tag_ids);
+      // a split entry's parts follow its new amount
+      if (input.amount !== undefined) await keepSplitsWhole(tx, memberIds);
       const loaded = await loadByIds(tx, memberIds);
       // card entries that moved in time or to another card go to the bill their date falls in (404 for a foreign card)
       const updated = rebill ? await rebillCardRows(planned, tx, loaded) : loaded;

@@ -10,6 +10,7 @@ import {
   summaryOf,
   totalsBySubcategory,
 } from '../../domain/aggregates/aggregates.ts';
+import { cashFlowInputs } from '../../domain/cash-flow/cash-flow-inputs.ts';
 
 const route = lookupIn(ledgerForInsightsRoutes);
 
@@ -23,5 +24,6 @@ export function mountInternalInsightsRoutes(router: Router, runtime: LedgerRunti
   mountRoute(router, route('spendingByWindow'), ({ body }, ctx) => spendingByWindow(orm.em.fork(), ctx, body.windows));
   mountRoute(router, route('totalsBySubcategory'), ({ query }, ctx) => totalsBySubcategory(orm.em.fork(), ctx, query));
   mountRoute(router, route('periodSummary'), ({ query }, ctx) => summaryOf(orm.em.fork(), ctx, query));
+  mountRoute(router, route('cashFlowInputs'), ({ query }, ctx) => cashFlowInputs(orm.em.fork(), ctx, query));
   mountRoute(router, route('dreTotals'), ({ query }, ctx) => dreTotals(orm.em.fork(), ctx, query));
 }

@@ -1,9 +1,15 @@
+import { transactionSplitRoutes } from '@finance/shared/contracts/ledger/transaction-splits';
 import { transactionRoutes } from '@finance/shared/contracts/ledger/transactions';
 import { lookupIn } from '@finance/shared/contracts/route';
 import { mountRoute } from '@finance/shared/http/service-routes';
 import type { Router } from 'express';
 import { billingFor } from '../../billing-client.ts';
 import type { LedgerRuntime } from '../../config.ts';
+import {
+  getTransactionSplit,
+  removeTransactionSplit,
+  replaceTransactionSplit,
+} from '../../domain/splits/manage-splits.ts';
 import { appendInstallments } from '../../domain/transactions/append-installments.ts';
 import { createTransaction } from '../../domain/transactions/create-transaction.ts';
 import { createTransfer } from '../../domain/transactions/create-transfer.ts';
@@ -15,6 +21,7 @@ import { transactionIdsOf } from '../../domain/transactions/transaction-ids.ts';
 import { updateManyTransactions } from '../../domain/transactions/update-many-transactions.ts';
 
 const route = lookupIn(transactionRoutes);
+const splitRoute = lookupIn(transactionSplitRoutes);
 
 export function mountTransactionRoutes(router: Router, runtime: LedgerRuntime): void {
   const { orm } = runtime;
@@ -40,5 +47,14 @@ export function mountTransactionRoutes(router: Router, runtime: LedgerRuntime): 
   );
   mountRoute(router, route('settleTransaction'), ({ params, body }, ctx) =>
     settleTransaction(orm.em.fork(), ctx, params.id, body),
+  );
+  mountRoute(router, splitRoute('getTransactionSplit'), ({ params }, ctx) =>
+    getTransactionSplit(orm.em.fork(), ctx, params.id),
+  );
+  mountRoute(router, splitRoute('replaceTransactionSplit'), ({ params, body }, ctx) =>
+    replaceTransactionSplit(orm.em.fork(), ctx, params.id, body),
+  );
+  mountRoute(router, splitRoute('removeTransactionSplit'), ({ params, query }, ctx) =>
+    removeTransactionSplit(orm.em.fork(), ctx, params.id, query),
   );
 }
