@@ -149,18 +149,19 @@ export function csvFile(rows: string[][], delimiter = ',', encoding: 'utf8' | 'l
   return Buffer.from(`${rows.map((row) => row.map(quote).join(delimiter)).join('\r\n')}\r\n`, encoding);
 }
 
-/** A hostile statement file: what it is, how it is sent, and the query it is read with. */
+/** A hostile statement file: what it is, how it is sent, the query it is read with, and its bytes when asked. */
 export interface HostileFile {
   name: string;
   contentType: string;
   query: string;
-  body: Buffer;
+  /** Made when asked, so a test holds one 10 MiB file at a time (each one held longer lengthens every GC pause). */
+  body: () => Buffer;
 }
 
 const TEN_MIB = 10 * 1024 * 1024;
 
-/** `unit` repeated up to just under 10 MiB (with `head` first and `tail` last). */
-const filled = (head: string, unit: string, tail = '') =>
+/** `unit` repeated up to just under 10 MiB (with `head` first and `tail` last), made when asked. */
+const filled = (head: string, unit: string, tail = '') => () =>
   Buffer.from(head + unit.repeat(Math.floor((TEN_MIB - head.length - tail.length - 1) / unit.length)) + tail, 'latin1');
 
 /**

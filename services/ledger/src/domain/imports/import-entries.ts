@@ -262,7 +262,12 @@ async function applySourceIds(
   );
   const rowOf = new Map(rows.map((row) => [`${row.transaction_id}|${row.holder_id}|${row.key}`, row]));
   const pairs = pairKnownEntries(
-    entries.map((entry) => ({ ...entry, holder: holderOf(entry) })),
+    // a reported payment is stored as the money leaving towards the bill
+    entries.map((entry) => ({
+      ...entry,
+      holder: holderOf(entry),
+      is_expense: entry.is_expense || isReportedPayment(entry),
+    })),
     rows.map((row) => ({
       id: row.transaction_id,
       holder: row.holder_id,
