@@ -1,8 +1,8 @@
 import { type CommonConfig, commonConfigKeys, loadConfig } from '@finance/shared/config/load-config';
 import type { ServiceRuntime } from '@finance/shared/service/start-service';
 import Joi from 'joi';
-import { webhookToken } from './domain/open-banking/pluggy-webhook.ts';
 import { parseReturnUrls } from './domain/open-banking/return-urls.ts';
+import { webhookToken } from './domain/open-banking/webhook-token.ts';
 
 export interface LedgerConfig extends CommonConfig {
   PORT: number;

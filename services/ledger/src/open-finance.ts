@@ -4,9 +4,9 @@ import { openFinanceConnector } from './data-access/open-finance/open-finance-co
 import { pluggyConnector } from './data-access/pluggy/pluggy-connector.ts';
 import { type Institution, parseInstitutions } from './domain/open-banking/institutions.ts';
 import type { OpenFinance } from './domain/open-banking/open-finance.ts';
-import { webhookToken } from './domain/open-banking/pluggy-webhook.ts';
 import { parseReturnUrls } from './domain/open-banking/return-urls.ts';
 import { SecretBox } from './domain/open-banking/secret-box.ts';
+import { webhookToken } from './domain/open-banking/webhook-token.ts';
 
 const wired = new WeakMap<LedgerRuntime, { keys: string; value: OpenFinance }>();
 

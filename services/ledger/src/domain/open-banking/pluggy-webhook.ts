@@ -7,14 +7,6 @@ import { type OpenFinance, PLUGGY } from './open-finance.ts';
 import { endAtInstitution, queueSync } from './sync-connection.ts';
 
 /** Shortest secret a webhook URL may carry (a random token of 32 characters or more). */
-const MIN_TOKEN_LENGTH = 32;
-
-/** The secret `token` of a configured webhook URL; null when it has none long enough. */
-export function webhookToken(url: string): string | null {
-  const token = new URL(url).searchParams.get('token');
-  return token !== null && token.length >= MIN_TOKEN_LENGTH ? token : null;
-}
-
 /**
  * Pluggy's webhook (public; Pluggy signs nothing): it acts only with the secret `token` of PLUGGY_WEBHOOK_URL,
  * compared in constant time, and for one item at most once per interval (the turn is taken in one statement);
