@@ -161,8 +161,13 @@ export interface HostileFile {
 const TEN_MIB = 10 * 1024 * 1024;
 
 /** `unit` repeated up to just under 10 MiB (with `head` first and `tail` last), made when asked. */
-const filled = (head: string, unit: string, tail = '') => () =>
-  Buffer.from(head + unit.repeat(Math.floor((TEN_MIB - head.length - tail.length - 1) / unit.length)) + tail, 'latin1');
+const filled =
+  (head: string, unit: string, tail = '') =>
+  () =>
+    Buffer.from(
+      head + unit.repeat(Math.floor((TEN_MIB - head.length - tail.length - 1) / unit.length)) + tail,
+      'latin1',
+    );
 
 /**
  * Files of just under 10 MiB made to cost a reader the most: a CSV of 40 header-less lines of 125,000 cells (once

@@ -30,7 +30,7 @@ export async function rebillPurchases(em: EntityManager, ctx: CallerContext, car
   return runSql<{ id: string }>(
     em,
     `update transactions t set bill_id = b.bill_id, billed_at = b.closing_date, updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as b(bill_id uuid, open_date date, closing_date date)
+     from json_to_recordset(?::json) as b(bill_id uuid, open_date date, closing_date date)
      where t.credit_card_id = ? and t.deleted_at is null and not t.is_previous_balance
        and t.date >= b.open_date and t.date < b.closing_date
        and (t.bill_id is distinct from b.bill_id or t.billed_at is distinct from b.closing_date) and ${scope.sql}
@@ -53,7 +53,7 @@ export async function uncoveredPurchaseDates(
     `select distinct to_char(t.date, 'YYYY-MM-DD') as date from transactions t
      where t.credit_card_id = ? and t.deleted_at is null and not t.is_previous_balance and t.date >= ?::date
        and ${scope.sql}
-       and not exists (select 1 from jsonb_to_recordset(?::jsonb) as b(open_date date, closing_date date)
+       and not exists (select 1 from json_to_recordset(?::json) as b(open_date date, closing_date date)
                        where t.date >= b.open_date and t.date < b.closing_date)
      order by 1 limit 5000`,
     [cardId, first, ...scope.params, bills],

@@ -7,7 +7,7 @@ import { PROTECTED_BANK_FIELDS } from '../domain/open-banking/user-edits.ts';
 import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 
 /** A list parameter given as JSON text (ids and keys may hold any character): `x = any(${inJson('text')})`. */
-const inJson = (type: 'text' | 'uuid') => `array(select v::${type} from jsonb_array_elements_text(?::jsonb) as v)`;
+const inJson = (type: 'text' | 'uuid') => `array(select v::${type} from json_array_elements_text(?::json) as v)`;
 
 /**
  * Serializes the imports of a context (its bill payments and transfers pair entries of any of its accounts and
@@ -55,7 +55,7 @@ export async function selectKnownEntries(
     `select k.key, k.holder_id, k.transaction_id, k.status, k.owns, t.deleted_at is not null as deleted, t.paid,
        t.amount::text as amount, t.is_expense, to_char(t.date, 'YYYY-MM-DD') as date,
        coalesce(t.account_id, t.credit_card_id) as row_holder
-     from jsonb_to_recordset(?::jsonb) as wanted(holder uuid, key text)
+     from json_to_recordset(?::json) as wanted(holder uuid, key text)
        join import_keys k on ${scope.sql} and k.source = ? and k.holder_id = wanted.holder and k.key = wanted.key
        join transactions t on t.id = k.transaction_id`,
     [JSON.stringify(wanted), ...scope.params, source],
@@ -119,7 +119,7 @@ export async function insertImportKeys(em: EntityManager, ctx: CallerContext, so
     em,
     `insert into import_keys (user_id, profile_id, source, holder_id, key, transaction_id, status, owns)
      select ?, ?, ?, r.holder_id, r.key, r.transaction_id, r.status, r.owns
-     from jsonb_to_recordset(?::jsonb) as r(holder_id uuid, key text, transaction_id uuid, status text, owns boolean)
+     from json_to_recordset(?::json) as r(holder_id uuid, key text, transaction_id uuid, status text, owns boolean)
      on conflict (context_id, source, holder_id, key, transaction_id) do nothing`,
     [ctx.userId, ctx.profileId, source, JSON.stringify(keys)],
   );
@@ -137,7 +137,7 @@ export async function markKeysBooked(
   await runSql(
     em,
     `update import_keys k set status = 'BOOKED'
-     from jsonb_to_recordset(?::jsonb) as r(holder_id uuid, key text, transaction_id uuid)
+     from json_to_recordset(?::json) as r(holder_id uuid, key text, transaction_id uuid)
      where ${scope.sql} and k.source = ? and k.holder_id = r.holder_id and k.key = r.key
        and k.transaction_id = r.transaction_id and k.status <> 'BOOKED'`,
     [JSON.stringify(keys), ...scope.params, source],
@@ -160,11 +160,11 @@ export async function removeUnlisted(
   return runSql<ChangedRow>(
     em,
     `update transactions t set deleted_at = now(), updated_at = now()
-     from import_keys k, jsonb_to_recordset(?::jsonb) as w(holder_id uuid, "from" date, "to" date)
+     from import_keys k, json_to_recordset(?::json) as w(holder_id uuid, "from" date, "to" date)
      where ${scope.sql} and k.source = ? and k.status <> 'BOOKED' and k.holder_id = w.holder_id
        and t.id = k.transaction_id and t.deleted_at is null and not t.paid and t.date between w."from" and w."to"
        and not exists (select 1 from import_keys b where b.transaction_id = t.id and b.status = 'BOOKED')
-       and not exists (select 1 from jsonb_to_recordset(?::jsonb) as a(holder_id uuid, key text)
+       and not exists (select 1 from json_to_recordset(?::json) as a(holder_id uuid, key text)
          where a.holder_id = k.holder_id and a.key = k.key)
      returning ${changedColumns()}`,
     [JSON.stringify(listed), ...scope.params, source, JSON.stringify(arrived)],
@@ -254,7 +254,7 @@ export async function updateFromBank(em: EntityManager, ctx: CallerContext, rows
     em,
     `update transactions t set ${BANK_FIELDS.map((field) => `${field} = ${incoming(field)}`).join(', ')},
        paid = ${paid}, paid_at = ${paidAt}, updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, amount bigint, date date, title text, description text,
+     from json_to_recordset(?::json) as r(id uuid, amount bigint, date date, title text, description text,
        is_expense boolean, account_id uuid, credit_card_id uuid, bill_id uuid, billed_at timestamptz, logo_url text,
        merchant_cnae text, merchant_cnpj text, merchant_name text, operation_type text, original_amount numeric,
        original_currency text, paid boolean, paid_at timestamptz)
@@ -291,7 +291,7 @@ export async function completeMatchedEntries(
        original_amount = coalesce(t.original_amount, r.original_amount),
        original_currency = case when t.original_amount is null then r.original_currency else t.original_currency end,
        updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, paid boolean, paid_at timestamptz, original_amount numeric,
+     from json_to_recordset(?::json) as r(id uuid, paid boolean, paid_at timestamptz, original_amount numeric,
        original_currency text)
      where t.id = r.id and ${scope.sql}
        and ((r.paid and not t.paid) or (t.original_amount is null and r.original_amount is not null))

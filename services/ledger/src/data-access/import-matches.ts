@@ -117,7 +117,7 @@ export async function markBillPayments(
   return runSql<ChangedRow>(
     em,
     `update transactions t set is_bill_payment = true, bill_id = r.bill_id, updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, bill_id uuid)
+     from json_to_recordset(?::json) as r(id uuid, bill_id uuid)
      where t.id = r.id and ${scope.sql} and (not t.is_bill_payment or t.bill_id is distinct from r.bill_id)
      returning ${changedColumns()}`,
     [JSON.stringify(rows), ...scope.params],
@@ -152,7 +152,7 @@ export async function movePaymentsToAccounts(
        title = r.title, description = r.description, operation_type = r.operation_type,
        merchant_name = r.merchant_name, merchant_cnpj = r.merchant_cnpj, paid = t.paid or r.paid,
        paid_at = case when t.paid then t.paid_at else r.paid_at end, updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, account_id uuid, date date, title text, description text,
+     from json_to_recordset(?::json) as r(id uuid, account_id uuid, date date, title text, description text,
        operation_type text, merchant_name text, merchant_cnpj text, paid boolean, paid_at timestamptz)
      where t.id = r.id and ${scope.sql} and t.credit_card_id is not null and t.is_bill_payment
      returning ${changedColumns()}`,
@@ -172,7 +172,7 @@ export async function linkTransferLegs(
     em,
     `update transactions t set type = 'TRANSFER', connected_transaction_id = r.outgoing_id, series_index = r.index,
        updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, outgoing_id uuid, index int)
+     from json_to_recordset(?::json) as r(id uuid, outgoing_id uuid, index int)
      where t.id = r.id and ${scope.sql} and t.type <> 'TRANSFER'
      returning ${changedColumns()}`,
     [JSON.stringify(legs), ...scope.params],
@@ -211,7 +211,7 @@ export async function moveKeys(
   await runSql(
     em,
     `update import_keys k set transaction_id = ?, owns = true
-     from jsonb_to_recordset(?::jsonb) as r(source text, holder_id uuid, key text)
+     from json_to_recordset(?::json) as r(source text, holder_id uuid, key text)
      where ${scope.sql} and k.transaction_id = ? and k.source = r.source and k.holder_id = r.holder_id and k.key = r.key`,
     [to, JSON.stringify(keys), ...scope.params, from],
   );

@@ -47,7 +47,7 @@ export async function upsertImportedAccounts(
     `insert into accounts as a (id, user_id, profile_id, name, logo, initial_balance, bank_balance, include_total_balance,
        is_default, type, subtype, connection_id, external_id, created_at, updated_at)
      select r.id, ?, ?, r.name, r.logo, 0, r.balance, true, false, r.type, r.subtype, ?, r.external_id, now(), now()
-     from jsonb_to_recordset(?::jsonb) as r(id uuid, external_id text, name text, logo text, balance bigint, type text, subtype text)
+     from json_to_recordset(?::json) as r(id uuid, external_id text, name text, logo text, balance bigint, type text, subtype text)
      on conflict (context_id, connection_id, external_id) where external_id is not null do update set
        bank_balance = coalesce(excluded.bank_balance, a.bank_balance), type = excluded.type, subtype = excluded.subtype,
        updated_at = now()

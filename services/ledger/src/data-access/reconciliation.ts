@@ -37,6 +37,18 @@ export function forecastPairsSql(ctx: CallerContext, windowDays: number, importe
   };
 }
 
+/** Whether the context holds any forecast an import could settle (live, unpaid, manual, not reconciled), by index. */
+export async function hasOpenForecasts(em: EntityManager, ctx: CallerContext): Promise<boolean> {
+  const scope = contextSql(ctx, 'f');
+  const [row] = await runSql<{ found: boolean }>(
+    em,
+    `select exists (select 1 from transactions f where ${scope.sql} and f.account_id is not null and not f.paid
+       and f.external_id is null and f.reconciled_at is null and f.deleted_at is null) as found`,
+    scope.params,
+  );
+  return row.found;
+}
+
 /** How many forecasts these imported entries would settle (an import's suggestions when auto-reconcile is off). */
 export async function countSuggestionsFor(
   em: EntityManager,

@@ -110,7 +110,7 @@ export async function copyTemplateTags(
   await runSql(
     em,
     `insert into transaction_tags (transaction_id, tag_id)
-     select p.id, g.tag_id from jsonb_to_recordset(?::jsonb) as p(id uuid, template_id uuid)
+     select p.id, g.tag_id from json_to_recordset(?::json) as p(id uuid, template_id uuid)
      join transaction_tags g on g.transaction_id = p.template_id on conflict do nothing`,
     [JSON.stringify(pairs)],
   );
@@ -131,7 +131,7 @@ export async function advanceRecurrenceSeries(
        ended = coalesce(r.ends_before <= m.horizon, false)
          or not exists (select 1 from transactions t where t.connected_transaction_id = r.series_id and t.deleted_at is null)
      from (select s.id, s.horizon, (select max(series_index) + 1 from transactions where connected_transaction_id = s.id) as next
-           from jsonb_to_recordset(?::jsonb) as s(id uuid, horizon date)) m
+           from json_to_recordset(?::json) as s(id uuid, horizon date)) m
      where r.series_id = m.id
      returning r.series_id, to_char(r.anchor, 'YYYY-MM-DD') as anchor, r.frequency, r.next_index, r.ended`,
     [JSON.stringify(series)],
@@ -143,7 +143,7 @@ export async function setSeriesNextDates(em: EntityManager, dates: Array<{ id: s
   if (dates.length === 0) return;
   await runSql(
     em,
-    `update recurrence_series r set next_date = d.date from jsonb_to_recordset(?::jsonb) as d(id uuid, date date)
+    `update recurrence_series r set next_date = d.date from json_to_recordset(?::json) as d(id uuid, date date)
      where r.series_id = d.id`,
     [JSON.stringify(dates)],
   );
@@ -158,7 +158,7 @@ export async function shiftRecurrenceSeries(
     em,
     `update recurrence_series r set anchor = r.anchor + s.delta, ends_before = r.ends_before + s.delta, next_date = null,
        updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where r.series_id = s.id`,
+     from json_to_recordset(?::json) as s(id uuid, delta int) where r.series_id = s.id`,
     [JSON.stringify(moved)],
   );
 }

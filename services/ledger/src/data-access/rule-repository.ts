@@ -129,3 +129,28 @@ export async function pageRules(em: EntityManager, ctx: CallerContext, limit: nu
     [...scope.params, ...(afterId ? [afterId] : []), limit + 1],
   );
 }
+
+/** An enabled rule as the import pipeline compares it. */
+export type EnabledRule = Pick<
+  RuleRow,
+  | 'id'
+  | 'category_id'
+  | 'subcategory_id'
+  | 'is_expense'
+  | 'match_fields'
+  | 'match_merchant_name'
+  | 'match_merchant_cnpj'
+  | 'splits'
+  | 'updated_at'
+>;
+
+/** The context's enabled live rules (a context holds tens, not thousands). */
+export async function selectEnabledRules(em: EntityManager, ctx: CallerContext): Promise<EnabledRule[]> {
+  const scope = contextSql(ctx);
+  return runSql<EnabledRule>(
+    em,
+    `select id, category_id, subcategory_id, is_expense, match_fields, match_merchant_name, match_merchant_cnpj,
+       splits, updated_at from categorization_rules where ${scope.sql} and enabled and deleted_at is null`,
+    scope.params,
+  );
+}

@@ -39,7 +39,7 @@ export async function writeSplits(em: EntityManager, writes: SplitWrite[]): Prom
          subcategory_id, description, tag_ids, contact_id, cost_center_id, created_at, updated_at)
        select r.id, t.user_id, t.profile_id, r.transaction_id, r.position, r.amount, r.category_id, r.subcategory_id,
          r.description, coalesce(r.tag_ids, '{}'), r.contact_id, r.cost_center_id, now(), now()
-       from jsonb_to_recordset(?::jsonb) as r(id uuid, transaction_id uuid, position int, amount bigint,
+       from json_to_recordset(?::json) as r(id uuid, transaction_id uuid, position int, amount bigint,
          category_id uuid, subcategory_id uuid, description text, tag_ids uuid[], contact_id uuid, cost_center_id uuid)
        join transactions t on t.id = r.transaction_id`,
       [JSON.stringify(parts)],
@@ -48,7 +48,7 @@ export async function writeSplits(em: EntityManager, writes: SplitWrite[]): Prom
   await runSql(
     em,
     `update transactions t set is_split = f.split, updated_at = now()
-     from jsonb_to_recordset(?::jsonb) as f(id uuid, split boolean) where t.id = f.id`,
+     from json_to_recordset(?::json) as f(id uuid, split boolean) where t.id = f.id`,
     [JSON.stringify(writes.map((write) => ({ id: write.transaction_id, split: write.parts.length > 0 })))],
   );
 }

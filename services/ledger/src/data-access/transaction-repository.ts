@@ -58,7 +58,7 @@ export async function selectTransactions<Extra extends object = Record<never, ne
 /** One statement for any number of rows: the rows travel as one JSON parameter. */
 const insertSql = (returning: string, where = '') =>
   `insert into transactions as t (${COLUMNS}, created_at, updated_at)
-   select ${COLUMNS}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${RECORD_TYPE})${where ? ` where ${where}` : ''}
+   select ${COLUMNS}, now(), now() from json_to_recordset(?::json) as r(${RECORD_TYPE})${where ? ` where ${where}` : ''}
    on conflict (connected_transaction_id, series_index) where connected_transaction_id is not null do nothing
    returning ${returning}`;
 
@@ -264,7 +264,7 @@ export async function membersInScope(
   return runSql(
     em,
     `select distinct on (m.id) m.id, s.id as seed_id, to_char(m.date, 'YYYY-MM-DD') as date
-     from jsonb_to_recordset(?::jsonb) as s(id uuid, scope text, "from" date, ord int)
+     from json_to_recordset(?::json) as s(id uuid, scope text, "from" date, ord int)
      join transactions g on g.id = s.id
      -- the seed itself by its id, its series by the series index: each part through its own index
      cross join lateral (

@@ -36,40 +36,6 @@ export async function reconcileForecastsPass(
   );
 }
 
-/**
- * Categorizes the context's transactions among `transactionIds` with their winning enabled rule (more
- * matched fields, then the most recently updated) in one UPDATE; rows already in that category are left
- * alone. The changed rows, each with its winner's split (`rule_splits`, null when it only categorizes).
- */
-export async function applyWinningRules(
-  em: EntityManager,
-  ctx: CallerContext,
-  transactionIds: string[],
-): Promise<Array<ChangedRow & { rule_splits: RuleShare[] | null }>> {
-  const t = contextSql(ctx, 't');
-  const r = contextSql(ctx, 'r');
-  return runSql<ChangedRow & { rule_splits: RuleShare[] | null }>(
-    em,
-    `with winner as (
-       select distinct on (t.id) t.id, r.category_id, r.subcategory_id, r.splits
-       from transactions t
-       join categorization_rules r
-         on ${r.sql}
-        and r.deleted_at is null and r.enabled and r.is_expense = t.is_expense
-        and (r.match_merchant_name is null or r.match_merchant_name = t.merchant_name_normalized)
-        and (r.match_merchant_cnpj is null or r.match_merchant_cnpj = t.merchant_cnpj_digits)
-       where t.id in (?) and t.deleted_at is null and ${t.sql}
-       order by t.id, cardinality(r.match_fields) desc, r.updated_at desc, r.id desc
-     )
-     update transactions t set category_id = w.category_id, subcategory_id = w.subcategory_id, updated_at = now()
-     from winner w
-     where t.id = w.id
-       and (t.category_id is distinct from w.category_id or t.subcategory_id is distinct from w.subcategory_id)
-     returning ${changedColumns()}, w.splits as rule_splits`,
-    [...r.params, transactionIds, ...t.params],
-  );
-}
-
 /** A rule's live source transaction of the context goes to the rule's category; the row when that changed it. */
 export async function categorizeRuleSource(
   em: EntityManager,
@@ -111,7 +77,7 @@ export async function setBills(em: EntityManager, moves: Array<{ id: string; bil
   await runSql(
     em,
     `update transactions t set bill_id = m.bill_id, billed_at = m.billed_at::date
-     from jsonb_to_recordset(?::jsonb) as m(id uuid, bill_id uuid, billed_at text) where t.id = m.id`,
+     from json_to_recordset(?::json) as m(id uuid, bill_id uuid, billed_at text) where t.id = m.id`,
     [JSON.stringify(moves)],
   );
 }
@@ -128,7 +94,7 @@ export async function updateMembers(
   await runSql(
     em,
     `update transactions t set ${[...set.sql, 'updated_at = now()'].join(', ')}
-     from jsonb_to_recordset(?::jsonb) as s(id uuid, delta int) where t.id = s.id`,
+     from json_to_recordset(?::json) as s(id uuid, delta int) where t.id = s.id`,
     [...set.params, JSON.stringify(shifts)],
   );
 }

@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import fc from 'fast-check';
 import { categoriesOf, merchantTransaction } from '../../../../test/support/merchant-transactions.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
-import { applyRulesToTransactions } from '../../src/domain/rules/apply-rules-to-transactions.ts';
 import { ACCENTED_AND_UPPER, normalizeCnpj, normalizeMerchantName } from '../../src/domain/rules/normalize.ts';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
@@ -12,7 +11,7 @@ const PADARIA = '5c000000-0000-4000-8000-000100000004';
 const MORADIA = 'c0000000-0000-4000-8000-000000000002';
 const CNPJ = '12.345.678/0001-90';
 
-describe('ledger: merchant normalization in SQL and applyRulesToTransactions', () => {
+describe('ledger: merchant normalization in SQL and in TypeScript', () => {
   let stack: TestStack;
   let tenant: Tenant;
   let other: Tenant;
@@ -119,66 +118,5 @@ describe('ledger: merchant normalization in SQL and applyRulesToTransactions', (
       [id],
     );
     expect(row).toEqual({ merchant_name_normalized: 'padaria sao joao', merchant_cnpj_digits: '12345678000190' });
-  });
-
-  it('when rules are applied, then the rule matching more fields wins, then the most recent; others stay', async () => {
-    const both = await merchantTransaction(stack, tenant.api, {
-      accountId: account,
-      merchantName: 'Mercado Bom',
-      merchantCnpj: CNPJ,
-    });
-    const nameOnly = await merchantTransaction(stack, tenant.api, { accountId: account, merchantName: 'MERCADO BOM' });
-    const income = await merchantTransaction(stack, tenant.api, {
-      accountId: account,
-      merchantName: 'Mercado Bom',
-      isExpense: false,
-    });
-    const otherMerchant = await merchantTransaction(stack, tenant.api, {
-      accountId: account,
-      merchantName: 'Outro',
-      categoryId: MORADIA,
-    });
-    const noMerchant = await merchantTransaction(stack, tenant.api, { accountId: account });
-    const foreignAccount = (await other.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
-    const foreign = await merchantTransaction(stack, other.api, {
-      accountId: foreignAccount,
-      merchantName: 'Mercado Bom',
-    });
-
-    await rule({
-      name: 'mercado bom',
-      categoryId: ALIMENTACAO,
-      subcategoryId: SUPERMERCADO,
-      updatedAt: '2026-01-01T00:00:00Z',
-    });
-    await rule({
-      name: 'mercado bom',
-      categoryId: ALIMENTACAO,
-      subcategoryId: PADARIA,
-      updatedAt: '2026-02-01T00:00:00Z',
-    });
-    await rule({ name: 'mercado bom', cnpj: '12345678000190', categoryId: MORADIA, updatedAt: '2025-01-01T00:00:00Z' });
-    await rule({ name: 'mercado bom', categoryId: MORADIA, enabled: false, updatedAt: '2026-03-01T00:00:00Z' });
-    await rule({ userId: other.userId, name: 'outro', categoryId: ALIMENTACAO });
-
-    const ids = [both, nameOnly, income, otherMerchant, noMerchant, foreign];
-    const changed = await em().transactional((tx) => applyRulesToTransactions(tx, ctx, ids));
-    expect(changed).toBe(2);
-    expect(await categoriesOf(stack, ids)).toEqual({
-      [both]: { category_id: MORADIA, subcategory_id: null },
-      [nameOnly]: { category_id: ALIMENTACAO, subcategory_id: PADARIA },
-      [income]: { category_id: null, subcategory_id: null },
-      [otherMerchant]: { category_id: MORADIA, subcategory_id: null },
-      [noMerchant]: { category_id: null, subcategory_id: null },
-      [foreign]: { category_id: null, subcategory_id: null },
-    });
-    const events = await stack.sql<{ payload: { data: { change: string; transactions: Array<{ id: string }> } } }>(
-      `select payload from ledger.outbox_events where type = 'transaction.changed' and payload->'data'->>'change' = 'updated'`,
-    );
-    expect(events).toHaveLength(1);
-    expect(events[0].payload.data.transactions.map((t) => t.id).sort()).toEqual([both, nameOnly].sort());
-
-    // already in the winning category: nothing changes, no event
-    expect(await em().transactional((tx) => applyRulesToTransactions(tx, ctx, ids))).toBe(0);
   });
 });

@@ -29,7 +29,8 @@ import {
   selectPayingDebits,
   selectTransferLegs,
 } from '../../data-access/import-matches.ts';
-import { countSuggestionsFor } from '../../data-access/reconciliation.ts';
+import { countSuggestionsFor, hasOpenForecasts } from '../../data-access/reconciliation.ts';
+import { type EnabledRule, selectEnabledRules } from '../../data-access/rule-repository.ts';
 import {
   insertReturningChanged,
   type NewTransaction,
@@ -37,7 +38,8 @@ import {
 } from '../../data-access/transaction-repository.ts';
 import { assertCalendarsCurrent, type CalendarVersions, withCurrentCalendars } from '../card-entries/card-rows.ts';
 import { reconcileForecasts } from '../open-banking/reconcile-forecasts.ts';
-import { applyRulesToTransactions } from '../rules/apply-rules-to-transactions.ts';
+import { splitByRules } from '../rules/rule-splits.ts';
+import { winningRule } from '../rules/winning-rule.ts';
 import { keepSplitsWhole, withParts } from '../splits/keep-splits.ts';
 import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { BILL_PAYMENT_WINDOW_DAYS, isPaymentLine, pairBillPayments } from './bill-payments.ts';
@@ -196,6 +198,24 @@ export async function importEntries(
       return { ...outcome, skipped: [...skipped, ...outcome.skipped] };
     });
   });
+}
+
+/**
+ * Enabled rules categorize the rows about to be created (docs/decisions.md §9), written with them: one read of the
+ * context's rules, no second write of each row. The winning rule of each row categorized.
+ */
+async function categorize(tx: EntityManager, ctx: CallerContext, rows: NewTransaction[]) {
+  const ruled = new Map<string, EnabledRule>();
+  if (rows.length === 0) return ruled;
+  const rules = await selectEnabledRules(tx, ctx);
+  if (rules.length === 0) return ruled;
+  for (const row of rows) {
+    const rule = winningRule(rules, row);
+    if (!rule) continue;
+    Object.assign(row, { category_id: rule.category_id, subcategory_id: rule.subcategory_id });
+    ruled.set(row.id, rule);
+  }
+  return ruled;
 }
 
 /** An arriving entry nothing stored is, with the row it would be. */
@@ -513,10 +533,9 @@ async function writeEntries(
   await applyBillPayments(tx, ctx, source, fresh, writes);
   await applyOwnMoney(tx, ctx, source, fresh, writes);
 
-  const inserted = await insertReturningChanged(
-    tx,
-    rows.filter((row) => !writes.dropped.has(row.id)),
-  );
+  const creating = rows.filter((row) => !writes.dropped.has(row.id));
+  const ruled = await categorize(tx, ctx, creating);
+  const inserted = await insertReturningChanged(tx, creating);
   const insertedIds = new Set(inserted.map((row) => row.id));
   for (const { entry, row } of fresh) if (insertedIds.has(row.id)) writes.keys.push(keyOf(entry, row.id, true));
   writes.keys.push(...seriesHeads.filter((head) => insertedIds.has(head.transaction_id)));
@@ -531,7 +550,15 @@ async function writeEntries(
     ...(await markBillPayments(tx, ctx, writes.paying)),
     ...(await linkTransferLegs(tx, ctx, writes.links)),
   ];
-  recordTransactionChanges(tx, ctx, 'created', inserted);
+  // a winning rule that splits splits what it categorized
+  const ruleParts = await splitByRules(
+    tx,
+    inserted.flatMap((row) => {
+      const shares = ruled.get(row.id)?.splits;
+      return shares ? [{ id: row.id, amount: Number(row.amount), current: null, shares }] : [];
+    }),
+  );
+  recordTransactionChanges(tx, ctx, 'created', withParts(inserted, ruleParts));
   // a user's split stays: its parts follow an amount the bank changed
   recordTransactionChanges(
     tx,
@@ -556,7 +583,7 @@ async function writeEntries(
   recordTransactionChanges(tx, ctx, 'deleted', removed);
   const changedIds = [...new Set(changed.map((row) => row.id))];
   const createdIds = inserted.map((row) => row.id);
-  const categorized = await applyRulesToTransactions(tx, ctx, createdIds);
+  const categorized = inserted.filter((row) => ruled.has(row.id)).length;
 
   // effected entries settle (or are suggested for) the unpaid manual forecast they match
   const bookedIds = new Set([...writes.updates, ...writes.completions].filter((row) => row.paid).map((row) => row.id));
@@ -564,8 +591,11 @@ async function writeEntries(
     ...inserted.filter((row) => row.paid).map((row) => row.id),
     ...changedIds.filter((id) => bookedIds.has(id)),
   ];
-  const reconciled = await reconcileForecasts(tx, ctx, effected);
-  const suggestions = reconciled.length === 0 ? await countSuggestionsFor(tx, ctx, effected, MATCH_WINDOW_DAYS) : 0;
+  // most imports meet no forecast at all: one probe of the forecasts' index spares both statements
+  const forecasts = effected.length > 0 && (await hasOpenForecasts(tx, ctx));
+  const reconciled = forecasts ? await reconcileForecasts(tx, ctx, effected) : [];
+  const suggestions =
+    forecasts && reconciled.length === 0 ? await countSuggestionsFor(tx, ctx, effected, MATCH_WINDOW_DAYS) : 0;
   return {
     created: createdIds,
     updated: changedIds,
