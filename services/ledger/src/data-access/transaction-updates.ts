@@ -7,7 +7,7 @@ import { userEditedFields } from '../domain/open-banking/user-edits.ts';
 import { descriptionOf, entryDateOf } from '../domain/transactions/transaction-input.ts';
 import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
 import { forecastPairsSql } from './reconciliation.ts';
-import type { RuleRow, RuleShare } from './rule-repository.ts';
+import type { RuleRow } from './rule-repository.ts';
 import { addEditedFieldsSql, SELECT_COLUMNS, selectTransactions } from './transaction-repository.ts';
 
 /**

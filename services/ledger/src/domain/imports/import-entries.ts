@@ -163,6 +163,8 @@ export async function importEntries(
   billing: BillingLedgerClient,
   source: ImportSource,
   entries: PipelineEntry[],
+  /** What the caller records of this import, committed with it (a statement's count of entries done). */
+  alongside?: (tx: EntityManager, outcome: PipelineOutcome) => Promise<void>,
 ): Promise<PipelineOutcome> {
   const outcome: PipelineOutcome = {
     created: [],
@@ -194,8 +196,10 @@ export async function importEntries(
         if (reason) skipped.push({ line: entry.line, key: entry.key, reason });
         return !reason;
       });
-      const outcome = await writeEntries(tx, ctx, source, kept, bills);
-      return { ...outcome, skipped: [...skipped, ...outcome.skipped] };
+      const written = await writeEntries(tx, ctx, source, kept, bills);
+      const outcome = { ...written, skipped: [...skipped, ...written.skipped] };
+      await alongside?.(tx, outcome);
+      return outcome;
     });
   });
 }

@@ -11,7 +11,7 @@ import {
   updateStatementImported,
 } from '../../data-access/statement-files.ts';
 import { importEntries } from '../imports/import-entries.ts';
-import type { PipelineEntry } from '../imports/import-entry.ts';
+import type { PipelineEntry, PipelineOutcome } from '../imports/import-entry.ts';
 import { backgroundJobState, updateBackgroundJob } from '../jobs/background-jobs.ts';
 import { ImportRejected } from '../open-banking/import-payload.ts';
 import { dropStatementBytes, statementText } from './file-store.ts';
@@ -168,15 +168,13 @@ async function firstPass(
   const text = statementText(em, file.id, file.reading.encoding, onPiece);
   try {
     // the job shows how far the reading got, once a second
-    const ticker = setInterval(() => {
-      progress((READ_PROGRESS * reported) / pieces, lastLine).catch(() => undefined);
-    }, 1000);
+    const ticker = everySecond(() => progress((READ_PROGRESS * reported) / pieces, lastLine));
     try {
       const summary = await readStatementFile(text, options, onRow);
       found.lines = summary.lines;
       found.ledger_balance = summary.ledgerBalance;
     } finally {
-      clearInterval(ticker);
+      await ticker.stop();
     }
   } catch (err) {
     if (!(err instanceof StatementRejected)) throw err;
@@ -204,26 +202,27 @@ async function secondPass(
   progress: (value: number, linesRead: number) => Promise<void>,
 ): Promise<Tally> {
   const { file, found, target, options } = job;
-  const tally = { ...job.tally, skipped: [...job.tally.skipped] };
+  let tally = job.tally;
   const source = { namespace: `${options.format}:${target.account_id ?? target.credit_card_id}`, connectionId: null };
   const keys = new EntryKeys();
   let imported = job.imported;
   let index = 0;
   let batch: PipelineEntry[] = [];
   const importBatch = async (entries: PipelineEntry[]) => {
-    // a fork per batch: what the pipeline loads does not pile up over the file
-    const outcome = await importEntries(em.fork(), ctx, billing, source, entries);
-    tally.created += outcome.created.length;
-    tally.updated += outcome.updated.length;
-    tally.duplicates += outcome.duplicates;
-    tally.categorized += outcome.categorized;
-    tally.reconciled += outcome.reconciled;
-    tally.reconciliation_suggestions += outcome.reconciliation_suggestions;
-    for (const entry of outcome.skipped) skip(tally, entry.line, entry.reason);
+    let next = tally;
+    // a fork per batch: what the pipeline loads does not pile up over the file; the count of entries done commits
+    // with them, so a resumed job starts where the last commit left off
+    await importEntries(em.fork(), ctx, billing, source, entries, async (tx, outcome) => {
+      next = withOutcome(tally, outcome);
+      await updateStatementImported(tx, file.id, imported + entries.length, next);
+    });
+    tally = next;
     imported += entries.length;
-    await updateStatementImported(em, file.id, imported, tally);
-    await progress(READ_PROGRESS + ((100 - READ_PROGRESS - 1) * imported) / found.entries, found.lines);
   };
+  // the job shows how far the writing got, once a second
+  const ticker = everySecond(() =>
+    progress(READ_PROGRESS + ((100 - READ_PROGRESS - 1) * imported) / found.entries, found.lines),
+  );
   // the next batch is read while the pipeline writes this one (one batch at a time in the pipeline, in file order)
   let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
@@ -241,8 +240,41 @@ async function secondPass(
     if (index++ < job.imported) return;
     batch.push(pipelineEntry(row.entry, key, options.format, target));
     if (batch.length >= IMPORT_BATCH) await flush();
-  });
+  }).finally(ticker.stop);
   await flush();
   await writing;
   return tally;
+}
+
+/**
+ * Runs `report` once a second until stopped; `stop` waits for a report under way, so none lands after the job's
+ * final state (a late one would set a completed job back to active).
+ */
+function everySecond(report: () => Promise<void>) {
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(report).catch(() => undefined);
+  }, 1000);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+/** The counts so far with one batch's outcome added. */
+function withOutcome(tally: Tally, outcome: PipelineOutcome): Tally {
+  const next = {
+    ...tally,
+    created: tally.created + outcome.created.length,
+    updated: tally.updated + outcome.updated.length,
+    duplicates: tally.duplicates + outcome.duplicates,
+    categorized: tally.categorized + outcome.categorized,
+    reconciled: tally.reconciled + outcome.reconciled,
+    reconciliation_suggestions: tally.reconciliation_suggestions + outcome.reconciliation_suggestions,
+    skipped: [...tally.skipped],
+  };
+  for (const entry of outcome.skipped) skip(next, entry.line, entry.reason);
+  return next;
 }

@@ -1,65 +1,21 @@
-import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import fc from 'fast-check';
-import { categoriesOf, merchantTransaction } from '../../../../test/support/merchant-transactions.ts';
+import { merchantTransaction } from '../../../../test/support/merchant-transactions.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { ACCENTED_AND_UPPER, normalizeCnpj, normalizeMerchantName } from '../../src/domain/rules/normalize.ts';
 
-const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
-const SUPERMERCADO = '5c000000-0000-4000-8000-000100000001';
-const PADARIA = '5c000000-0000-4000-8000-000100000004';
-const MORADIA = 'c0000000-0000-4000-8000-000000000002';
 const CNPJ = '12.345.678/0001-90';
 
 describe('ledger: merchant normalization in SQL and in TypeScript', () => {
   let stack: TestStack;
   let tenant: Tenant;
-  let other: Tenant;
-  let ctx: CallerContext;
   let account: string;
-  const em = () => stack.service('ledger').orm.em.fork() as EntityManager;
 
   beforeAll(async () => {
     stack = await TestStack.start();
     tenant = await stack.tenant();
-    other = await stack.tenant();
-    ctx = { userId: tenant.userId, profileId: null, business: false, keyId: null };
     account = (await tenant.api.post('/v1/accounts', { name: 'Conta', logo: '341' })).body.id;
   });
   afterAll(() => stack?.stop());
-
-  /** A rule row written directly, as POST /v1/categorization-rules stores it. */
-  async function rule(values: {
-    userId?: string;
-    name?: string | null;
-    cnpj?: string | null;
-    isExpense?: boolean;
-    categoryId: string;
-    subcategoryId?: string | null;
-    enabled?: boolean;
-    updatedAt?: string;
-  }): Promise<string> {
-    const fields = [values.name ? 'merchant_name' : null, values.cnpj ? 'merchant_cnpj' : null].filter(Boolean);
-    const rows = await stack.sql<{ id: string }>(
-      `insert into ledger.categorization_rules (id, user_id, profile_id, category_id, subcategory_id, enabled, is_expense,
-         match_fields, match_merchant_name, match_merchant_cnpj, source_id, source_kind, source_transaction_id,
-         available_criteria, fingerprint, created_at, updated_at)
-       values (gen_random_uuid(), $1, null, $2, $3, $4, $5, $6, $7, $8, gen_random_uuid(), 'ACCOUNT', gen_random_uuid(),
-         '[]', gen_random_uuid()::text, now(), $9) returning id`,
-      [
-        values.userId ?? tenant.userId,
-        values.categoryId,
-        values.subcategoryId ?? null,
-        values.enabled ?? true,
-        values.isExpense ?? true,
-        fields,
-        values.name ?? null,
-        values.cnpj ?? null,
-        values.updatedAt ?? new Date().toISOString(),
-      ],
-    );
-    return rows[0].id;
-  }
 
   it('when any text is normalized by SQL and by TypeScript, then both agree', async () => {
     const letters = fc.constantFrom(
