@@ -91,7 +91,7 @@ const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
  */
 const TENANTS: TenantsOptions = {
   contexts: countSetting('BENCH_TENANTS', 2000),
-  transactionsEach: countSetting('BENCH_TENANT_TRANSACTIONS', 1000),
+  transactionsEach: countSetting('BENCH_TENANT_TRANSACTIONS', 5000),
   connections: CONNECTIONS,
   seconds: countSetting('BENCH_TENANT_SECONDS', 4),
 };

@@ -36,6 +36,7 @@ import { ConnectionSyncOutcome } from './0027-connection-sync-outcome.ts';
 import { ConnectionSyncRequests } from './0028-connection-sync-requests.ts';
 import { StatementFiles } from './0029-statement-files.ts';
 import { TransactionSplits } from './0030-transaction-splits.ts';
+import { BalanceCoveringIndexes } from './0031-balance-covering-indexes.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -73,5 +74,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0028-connection-sync-requests', class: ConnectionSyncRequests },
   { name: '0029-statement-files', class: StatementFiles },
   { name: '0030-transaction-splits', class: TransactionSplits },
+  { name: '0031-balance-covering-indexes', class: BalanceCoveringIndexes },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];
