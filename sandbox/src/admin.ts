@@ -4,7 +4,7 @@ import type { Sandbox } from './server.ts';
 /**
  * What a test (or a person with curl) does to the institution from outside: see its consents, have the customer
  * revoke one or the institution expire it, make the next calls fail, effect the pending entries, add records as
- * some institutions send them. A sandbox only.
+ * some institutions send them, time its own answers. A sandbox only.
  */
 export function adminRoutes(sandbox: () => Sandbox): Router {
   const router = express.Router();
@@ -78,6 +78,14 @@ export function adminRoutes(sandbox: () => Sandbox): Router {
       return;
     }
     account.transactions.splice(index, 1);
+    res.status(204).end();
+  });
+  // the institution's own answer time since the last reset: what a receiver's sync waited on it
+  router.get('/answered', (_req, res) => {
+    res.json(sandbox().answered);
+  });
+  router.delete('/answered', (_req, res) => {
+    sandbox().answered.reset();
     res.status(204).end();
   });
   router.post('/settle', (_req, res) => {

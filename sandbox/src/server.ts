@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { adminRoutes } from './admin.ts';
+import { AnswerClock } from './answered.ts';
 import { createAuthorizationServer, type SandboxClient } from './authorization-server.ts';
 import { sandboxNow } from './clock.ts';
 import { ConsentStore } from './consents.ts';
@@ -44,6 +45,8 @@ export interface Sandbox {
   customers: Customer[];
   consents: ConsentStore;
   faults: Fault[];
+  /** Its own answer time since the last reset (`GET /sandbox/answered`): what a receiver waited on it. */
+  answered: AnswerClock;
   /** The customer revokes a consent at the institution (`CUSTOMER_MANUALLY_REVOKED`, rejected by USER). */
   revokeAtInstitution(consentId: string): Promise<void>;
   /** The institution expires a consent (`CONSENT_EXPIRED`). */
@@ -97,6 +100,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const resource = `${base}/open-banking`;
   const provider = await createAuthorizationServer({ issuer: base, resource, clients: options.clients, consents });
   const faults: Fault[] = [];
+  const answered = new AnswerClock();
 
   const app = express();
   app.disable('x-powered-by');
@@ -106,6 +110,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     '/sandbox',
     adminRoutes(() => handle as Sandbox),
   );
+  // after the admin routes: reading the clock is no answer of the institution's
+  app.use(answered.middleware());
   app.use('/open-banking', documentHeaders);
   app.use(faultsMiddleware(faults));
   app.use('/open-banking', requireInteractionId);
@@ -134,6 +140,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     consents,
     faults,
+    answered,
     revokeAtInstitution: (consentId) =>
       rejectConsent({ provider, consents }, find(consentId), 'USER', 'CUSTOMER_MANUALLY_REVOKED'),
     expire: (consentId) => rejectConsent({ provider, consents }, find(consentId), 'ASPSP', 'CONSENT_EXPIRED'),

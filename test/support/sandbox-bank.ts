@@ -87,6 +87,13 @@ export class SandboxProcess {
   async clearFaults() {
     await this.admin('DELETE', '/faults');
   }
+  /** Its own answer time since the last reset: every answer but the admin routes', summed, and their count. */
+  async answered(): Promise<{ ms: number; answers: number; busy_ms: number }> {
+    return (await (await this.admin('GET', '/answered')).json()) as { ms: number; answers: number; busy_ms: number };
+  }
+  async resetAnswered() {
+    await this.admin('DELETE', '/answered');
+  }
   async settlePending() {
     await this.admin('POST', '/settle');
   }
