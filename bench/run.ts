@@ -2,9 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { addDays, addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
 import { dropDatabase } from '@finance/shared/testing/servers';
 import pg from 'pg';
-import { ApiClient } from '../test/support/api-client.ts';
+import { ApiClient, type KeyCredentials } from '../test/support/api-client.ts';
 import { deleteRedisKeys } from '../test/support/redis-keys.ts';
 import { type Tenant, TestStack } from '../test/support/stack.ts';
+import { bankSyncScenario } from './bank-sync.ts';
 import { type BareHops, startBareHops } from './bare-hops.ts';
 import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
 import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './cpu.ts';
@@ -81,7 +82,7 @@ const TOPOLOGY_MODE =
 const TOPOLOGY = process.env.BENCH_TOPOLOGY !== 'off';
 /**
  * `BENCH_SCENARIOS=bill,report,rule` runs only those (list, bill, report, summary, yield, cashflow, splits, create,
- * rule, statement, tenants); all by default.
+ * rule, statement, sync, tenants); all by default.
  */
 const ONLY = new Set((process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean));
 const wanted = (name: string) => ONLY.size === 0 || ONLY.has(name);
@@ -117,6 +118,8 @@ interface Target {
   bareHops: boolean;
   /** RSS in MB of each process of `npm start` (its pass only), for a scenario's own peaks. */
   rss?: () => Record<string, number>;
+  /** Banco Sandbox beside this pass's services and a fresh tenant's key for its sync (`sync`). */
+  bank?: { sandboxUrl: string; key: KeyCredentials; sandboxRss?: () => number | null };
 }
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -497,6 +500,21 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
       results.push(finish(result));
     }
   }
+  if (wanted('sync') && target.bank) {
+    const { sandboxUrl, key, sandboxRss } = target.bank;
+    const synced = await bankSyncScenario({
+      url: target.url,
+      sandboxUrl,
+      api: new ApiClient(target.url, key),
+      rss: target.rss,
+      sandboxRss,
+      settled: (since) => eventsDrained(target.databaseUrl, since),
+    });
+    for (const result of synced) results.push(finish(result));
+  } else if (wanted('sync')) {
+    const request = 'GET /v1/open-banking/callback + GET /v1/jobs/{id}';
+    results.push(finish({ scenario: 'Sync from Banco Sandbox', request, skipped: 'no sandbox in this pass' }));
+  }
   return results;
 }
 
@@ -604,14 +622,22 @@ async function tenantsScenario(url: string, databaseUrl: string, data: BenchData
 }
 
 /** The second pass: the same database and keys behind `npm start`, with each process's memory; many tenants last. */
-async function topologyPass(stack: TestStack, data: BenchData, template: Tenant | null) {
-  const topology: Topology = await startTopology({
-    DATABASE_URL: stack.databaseUrl,
-    REDIS_URL: stack.env.REDIS_URL,
-    QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
-    KEY_PEPPER: stack.pepper,
-    RATE_LIMIT_MAX: '1000000000',
-  });
+async function topologyPass(
+  stack: TestStack,
+  data: BenchData,
+  template: Tenant | null,
+  bankKey: KeyCredentials | null,
+) {
+  const topology: Topology = await startTopology(
+    {
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.env.REDIS_URL,
+      QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
+      KEY_PEPPER: stack.pepper,
+      RATE_LIMIT_MAX: '1000000000',
+    },
+    { sandbox: bankKey !== null },
+  );
   try {
     // a few seconds to settle (workers connect, first schedulers run) before reading memory at rest
     await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -627,6 +653,10 @@ async function topologyPass(stack: TestStack, data: BenchData, template: Tenant 
       cpu: { ours: probeOf(topology.pids), baseline: probeOf(() => ({ 'bare server': process.pid })) },
       bareHops: true,
       rss: () => topology.rss(),
+      bank:
+        topology.sandbox && bankKey
+          ? { sandboxUrl: topology.sandbox.url, key: bankKey, sandboxRss: topology.sandbox.rss }
+          : undefined,
     };
     const { result, peak } = await peakRss(topology, () => scenarios(target, retarget(data, topology.url)));
     const afterPss = topology.pss();
@@ -714,7 +744,8 @@ log(
 );
 const loadBefore = machine().load_average;
 log(`Machine: ${machine().cpus} CPUs, Node ${process.version}, load average ${loadBefore.join(' ')}.`);
-const stack = await TestStack.start({ env: { RATE_LIMIT_MAX: '1000000000' } });
+// Banco Sandbox in its own process beside pass 1's stack, for the sync (pass 2's runs under npm start)
+const stack = await TestStack.start({ env: { RATE_LIMIT_MAX: '1000000000' }, sandbox: wanted('sync') });
 let stopped = false;
 // dropping the database ends the sessions still open; a pool that has not seen its end yet reports it
 process.on('uncaughtException', (err: Error & { code?: string }) => {
@@ -732,12 +763,15 @@ try {
   log(`Pass 1: ${MODE}.`);
   // one process holds the whole stack and the bare server: the same probe on both sides
   const inProcess = probeOf(() => ({ 'bench process': process.pid }));
+  // a fresh tenant connects the bank in each pass; pass 2's is made while the in-process gateway runs
+  const bankKeys = wanted('sync') ? [(await stack.tenant()).key, (await stack.tenant()).key] : null;
   const results = await scenarios(
     {
       url: stack.url,
       databaseUrl: stack.databaseUrl,
       cpu: { ours: inProcess, baseline: inProcess },
       bareHops: false,
+      bank: stack.sandbox && bankKeys ? { sandboxUrl: stack.sandbox.url, key: bankKeys[0] } : undefined,
     },
     data,
   );
@@ -757,7 +791,7 @@ try {
     stopped = true;
     log('');
     log(`Pass 2: ${TOPOLOGY_MODE}.`);
-    topology = await topologyPass(stack, data, template);
+    topology = await topologyPass(stack, data, template, bankKeys?.[1] ?? null);
     tenants = topology.tenants;
     topologyOutput = [table(topology.results), sameBytesTable(topology.results)].filter(Boolean).join('\n\n');
     log('');

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,8 @@ export interface Topology {
   pss(): Record<string, number>;
   /** The pids of the wrapper and each service process, by name. */
   pids(): Record<string, number>;
+  /** Banco Sandbox as `npm start` runs it beside the services (`sandbox: true`), its RSS apart from ours. */
+  sandbox: { url: string; rss(): number | null } | null;
   stop(): Promise<void>;
 }
 
@@ -96,14 +99,29 @@ const bindable = (port: number) =>
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 
+/** The wrapper's child running Banco Sandbox, if any. */
+function sandboxOf(parent: number): number | null {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sandbox/src/main.ts')) return Number(entry);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return null;
+}
+
 /**
- * A first port of four free ones, below Linux's ephemeral range (32768 and up): a port there can be the local end
+ * A first port of `count` free ones, below Linux's ephemeral range (32768 and up): a port there can be the local end
  * of one of the run's own connections, and a service that cannot bind exits and is restarted until it gives up.
  */
-async function freeBase(): Promise<number> {
+async function freeBase(count: number): Promise<number> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = [base, base + 1, base + 2, base + 3];
+    const ports = Array.from({ length: count }, (_, i) => base + i);
     if ((await Promise.all(ports.map(bindable))).every(Boolean)) return base;
   }
 }
@@ -112,11 +130,24 @@ async function freeBase(): Promise<number> {
  * The production topology as `npm start` runs it: four processes (gateway, ledger, billing, insights, each
  * with its workers) under the `scripts/start.ts` wrapper, through scripts/runtime.sh, `NODE_ENV=production`, on
  * free ports. The compile cache is filled first, as a second `npm start` finds it (the first fills it while the
- * wrapper already runs).
+ * wrapper already runs). With `sandbox`, the wrapper also runs Banco Sandbox (`SANDBOX_BANK=on`) on a fifth port,
+ * our callback its client's redirect URI, the ledger connected to it.
  */
-export async function startTopology(env: Record<string, string>): Promise<Topology> {
-  const base = await freeBase();
+export async function startTopology(
+  env: Record<string, string>,
+  { sandbox = false }: { sandbox?: boolean } = {},
+): Promise<Topology> {
+  const base = await freeBase(sandbox ? 5 : 4);
   const url = `http://127.0.0.1:${base}`;
+  const sandboxEnv: Record<string, string> = sandbox
+    ? {
+        SANDBOX_BANK: 'on',
+        SANDBOX_PORT: String(base + 4),
+        OPEN_BANKING_REDIRECT_URI: `${url}/v1/open-banking/callback`,
+        // production requires a keyring once an institution is configured: one made for this run
+        OPEN_BANKING_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+      }
+    : {};
   execFileSync('sh', ['scripts/runtime.sh', process.execPath, 'scripts/warm-compile-cache.ts'], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -134,6 +165,7 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
       BILLING_URL: `http://127.0.0.1:${base + 2}`,
       INSIGHTS_URL: `http://127.0.0.1:${base + 3}`,
       INTERNAL_SECRET: 'bench-internal-secret-0123456789abcdef',
+      ...sandboxEnv,
       ...env,
     },
   });
@@ -144,6 +176,15 @@ export async function startTopology(env: Record<string, string>): Promise<Topolo
     rss: () => figuresOf(pid, rssMb),
     pss: () => figuresOf(pid, pssMb),
     pids: () => figuresOf(pid, (of) => of),
+    sandbox: sandbox
+      ? {
+          url: `http://127.0.0.1:${base + 4}`,
+          rss: () => {
+            const found = sandboxOf(pid);
+            return found === null ? null : rssMb(found);
+          },
+        }
+      : null,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
