@@ -69,9 +69,9 @@ export async function bankSyncScenario(target: BankSyncTarget): Promise<Scenario
   const timer = setInterval(sample, 250);
   let ms: number;
   let settledMs: number | null = null;
-  let job: { result: { transactions: { received: number; created: number } } };
+  let job: { result: { transactions: { received: number; created: number } }; createdAt: string; finishedAt: string };
+  const since = new Date();
   try {
-    const since = new Date();
     const started = performance.now();
     const answer = await fetch(callback);
     if (answer.status !== 200) throw new Error(`callback: ${answer.status} ${await answer.text()}`);
@@ -102,10 +102,14 @@ export async function bankSyncScenario(target: BankSyncTarget): Promise<Scenario
   // the sum overstates the wait only if the ledger called the sandbox several at a time
   const overlap =
     answered.busy_ms < answered.ms - 50 ? `, ${seconds(answered.busy_ms)} with one or more in flight` : '';
+  // the import job is queued once every page is read: before it, the sync's reading; from it, the import's writing
+  const readMs = Date.parse(job.createdAt) - since.getTime();
+  const importMs = Date.parse(job.finishedAt) - Date.parse(job.createdAt);
+  const phases = `reading the bank ${seconds(readMs)}, importing ${seconds(importMs)}`;
   const request = 'GET /v1/open-banking/callback + GET /v1/jobs/{id}';
   return [
     {
-      scenario: `Sync of ${count} entries from Banco Sandbox (Carla), callback to import done: ${perSecond} entries/s; the sandbox answered ${answered.answers} calls in ${seconds(answered.ms)}${overlap}${peaks}`,
+      scenario: `Sync of ${count} entries from Banco Sandbox (Carla), callback to import done: ${perSecond} entries/s (${phases}); the sandbox answered ${answered.answers} calls in ${seconds(answered.ms)}${overlap}${peaks}`,
       request,
       ms,
       rows: created,
