@@ -29,12 +29,17 @@ async function sandboxAdmin(sandboxUrl: string, method: 'GET' | 'DELETE'): Promi
   return method === 'GET' ? ((await response.json()) as Answered) : null;
 }
 
+type Phase = 'reading' | 'importing' | 'relaying';
+
 /** The connection's first import job, followed to its end (polled every 100 ms: the time's resolution). */
-async function importDone(api: ApiClient, connectionId: string, started: number) {
+async function importDone(api: ApiClient, connectionId: string, started: number, onQueued: () => void) {
   let jobId: string | null = null;
   for (;;) {
     if (performance.now() - started > 600_000) throw new Error('the sync did not finish in 10 minutes');
-    if (!jobId) jobId = (await api.get(`/v1/open-banking/connections/${connectionId}`)).body.last_import_job_id;
+    if (!jobId) {
+      jobId = (await api.get(`/v1/open-banking/connections/${connectionId}`)).body.last_import_job_id;
+      if (jobId) onQueued();
+    }
     if (jobId) {
       const job = (await api.get(`/v1/jobs/${jobId}`)).body;
       if (job.state === 'failed') throw new Error(`sync import failed: ${job.error}`);
@@ -52,18 +57,22 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  * sync queued) to the import job completed. Against it, the time the sandbox itself spent answering us (every
  * answer summed, request in to response finished: the ledger calls it one page at a time); ours is the rest (goal
  * ≤ 5 s beyond). On `npm start`, each process's RSS peak (goal ≤ 200 MB), sampled every 250 ms from the callback until
- * insights applied the sync's events.
+ * insights applied the sync's events, with the phase it was seen in: reading the bank, importing, relaying the events.
  */
 export async function bankSyncScenario(target: BankSyncTarget): Promise<ScenarioResult[]> {
   const { api, sandboxUrl } = target;
   // npm start's sandbox may still be starting when the gateway is ready
   await waitFor(() => sandboxAdmin(sandboxUrl, 'GET').catch(() => false), 30_000, 250);
   const { id, callback } = await connectSandbox(target.url, api, { cpf: CARLA_CPF, complete: false });
-  const peak: Record<string, number> = {};
+  // each process's peak in each phase (a sample's phase as the polling last knew it)
+  const peak: Record<string, Partial<Record<Phase, number>>> = {};
+  let phase: Phase = 'reading';
   const sample = () => {
-    for (const [name, mb] of Object.entries(target.rss?.() ?? {})) peak[name] = Math.max(peak[name] ?? 0, mb);
     const bank = target.sandboxRss?.();
-    if (bank) peak.sandbox = Math.max(peak.sandbox ?? 0, bank);
+    for (const [name, mb] of Object.entries({ ...target.rss?.(), ...(bank ? { sandbox: bank } : {}) })) {
+      peak[name] ??= {};
+      peak[name][phase] = Math.max(peak[name][phase] ?? 0, mb);
+    }
   };
   await sandboxAdmin(sandboxUrl, 'DELETE');
   const timer = setInterval(sample, 250);
@@ -75,9 +84,12 @@ export async function bankSyncScenario(target: BankSyncTarget): Promise<Scenario
     const started = performance.now();
     const answer = await fetch(callback);
     if (answer.status !== 200) throw new Error(`callback: ${answer.status} ${await answer.text()}`);
-    job = await importDone(api, id, started);
+    job = await importDone(api, id, started, () => {
+      phase = 'importing';
+    });
     ms = performance.now() - started;
     sample();
+    phase = 'relaying';
     // the peaks go on until the entries' events are applied: relaying them is part of what a sync costs
     if (target.settled) {
       await target.settled(since);
@@ -94,22 +106,25 @@ export async function bankSyncScenario(target: BankSyncTarget): Promise<Scenario
   const count = created.toLocaleString('en-US');
   const beyond = ms - answered.ms;
   const perSecond = Math.round((created / ms) * 1000).toLocaleString('en-US');
+  const phases: Phase[] = settledMs === null ? ['reading', 'importing'] : ['reading', 'importing', 'relaying'];
+  const highest = (of: Partial<Record<Phase, number>>) => Math.max(...Object.values(of));
   const ours = Object.entries(peak).filter(([name]) => name !== 'sandbox');
   const until = settledMs === null ? '' : ` until its events were applied (${seconds(settledMs)} after the callback)`;
-  const peaks = ours.length
-    ? `; RSS peak${until} ${ours.map(([name, mb]) => `${name} ${mb} MB`).join(', ')}${peak.sandbox ? ` (the sandbox's own ${peak.sandbox} MB)` : ''}`
-    : '';
+  const byProcess = ours.map(([name, of]) => `${name} ${highest(of)} MB`).join(', ');
+  const ledger = `ledger while ${phases.join(', ')}: ${phases.map((p) => peak.ledger?.[p] ?? '—').join(' / ')} MB`;
+  const bank = peak.sandbox ? `; the sandbox's own ${highest(peak.sandbox)} MB` : '';
+  const peaks = ours.length ? `; RSS peak${until} ${byProcess} (${ledger})${bank}` : '';
   // the sum overstates the wait only if the ledger called the sandbox several at a time
   const overlap =
     answered.busy_ms < answered.ms - 50 ? `, ${seconds(answered.busy_ms)} with one or more in flight` : '';
   // the import job is queued once every page is read: before it, the sync's reading; from it, the import's writing
   const readMs = Date.parse(job.createdAt) - since.getTime();
   const importMs = Date.parse(job.finishedAt) - Date.parse(job.createdAt);
-  const phases = `reading the bank ${seconds(readMs)}, importing ${seconds(importMs)}`;
+  const times = `reading the bank ${seconds(readMs)}, importing ${seconds(importMs)}`;
   const request = 'GET /v1/open-banking/callback + GET /v1/jobs/{id}';
   return [
     {
-      scenario: `Sync of ${count} entries from Banco Sandbox (Carla), callback to import done: ${perSecond} entries/s (${phases}); the sandbox answered ${answered.answers} calls in ${seconds(answered.ms)}${overlap}${peaks}`,
+      scenario: `Sync of ${count} entries from Banco Sandbox (Carla), callback to import done: ${perSecond} entries/s (${times}); the sandbox answered ${answered.answers} calls in ${seconds(answered.ms)}${overlap}${peaks}`,
       request,
       ms,
       rows: created,
