@@ -582,7 +582,7 @@ async function writeEntries(
     ctx,
     source.namespace,
     source.listed ?? [],
-    entries.map((entry) => ({ holder_id: holderOf(entry), key: entry.key })),
+    source.arrived ?? entries.map((entry) => ({ holder_id: holderOf(entry), key: entry.key })),
   );
   recordTransactionChanges(tx, ctx, 'deleted', removed);
   const changedIds = [...new Set(changed.map((row) => row.id))];

@@ -51,6 +51,8 @@ export interface ImportSource {
    * scheduled entry of the source there that did not arrive was dropped by the bank and is removed.
    */
   listed?: Array<{ holder_id: string; from: string; to: string }>;
+  /** Every entry of the import, when it is written in batches: what `listed` is checked against (else the batch). */
+  arrived?: Array<{ holder_id: string; key: string }>;
 }
 
 /** An entry the pipeline did not write, with why (in Portuguese, for the client). */

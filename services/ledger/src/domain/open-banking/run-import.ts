@@ -7,7 +7,7 @@ import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { successorAccount } from '../../data-access/account-repository.ts';
 import { selectImportPayload } from '../../data-access/connection-repository.ts';
-import { importEntries } from '../imports/import-entries.ts';
+import { importInBatches } from '../imports/import-batches.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
 import { connectionSource, decimalText } from '../imports/import-entry.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
@@ -226,12 +226,14 @@ export async function importOpenBanking(
     const account = accounts.get(days.account_external_id);
     return account && !account.deleted ? [{ holder_id: account.id, from: days.from, to: days.to }] : [];
   });
-  const outcome = await importEntries(
+  // in batches: a sync of a long history never holds its whole pipeline at once
+  const outcome = await importInBatches(
     em,
     ctx,
     deps.billing,
     { ...connectionSource(connectionId, holder ? [holder] : []), listed },
     entries,
+    (done) => progress(55 + Math.floor((25 * done) / Math.max(entries.length, 1))),
   );
   await progress(80);
 

@@ -10,6 +10,7 @@ import {
   updateStatementFound,
   updateStatementImported,
 } from '../../data-access/statement-files.ts';
+import { IMPORT_BATCH } from '../imports/import-batches.ts';
 import { importEntries } from '../imports/import-entries.ts';
 import type { PipelineEntry, PipelineOutcome } from '../imports/import-entry.ts';
 import { backgroundJobState, updateBackgroundJob } from '../jobs/background-jobs.ts';
@@ -26,8 +27,6 @@ import {
 } from './statement-entries.ts';
 import { StatementRejected } from './statement-text.ts';
 
-/** Entries handed to the import pipeline at once: a crash loses at most one batch's progress. */
-export const IMPORT_BATCH = 2000;
 /** Progress the first reading (the file checked whole) goes up to; the pipeline's batches take the rest. */
 const READ_PROGRESS = 20;
 
