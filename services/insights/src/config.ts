@@ -11,6 +11,7 @@ export interface InsightsConfig extends CommonConfig {
   WEBHOOK_RETRY_WINDOW_MS: number;
   WEBHOOK_DISABLE_AFTER_FAILURES: number;
   WEBHOOK_TIMEOUT_MS: number;
+  CASH_FLOW_IN_FLIGHT: number;
 }
 
 export const insightsConfigSchema = Joi.object<InsightsConfig>({
@@ -43,6 +44,14 @@ export const insightsConfigSchema = Joi.object<InsightsConfig>({
     .min(100)
     .default(10_000)
     .description('Time a webhook receiver has to answer a delivery'),
+  CASH_FLOW_IN_FLIGHT: Joi.number()
+    .integer()
+    .min(1)
+    .max(64)
+    .default(2)
+    .description(
+      "Cash-flow forecasts insights works out at once; more wait their turn in order. Each holds its context's unpaid entries, occurrences and bills ahead, read from the ledger and billing: the bound keeps a burst of forecasts from growing three processes' memory at once",
+    ),
 });
 
 export const loadInsightsConfig = (env: NodeJS.ProcessEnv = process.env): InsightsConfig =>

@@ -23,6 +23,7 @@ import { dreReport } from '../../domain/reports/dre-report.ts';
 import { subcategoryReport } from '../../domain/reports/subcategory-report.ts';
 import { summaryReport } from '../../domain/reports/summary-report.ts';
 import { ledgerFor } from '../../ledger-client.ts';
+import { cashFlowGate } from './cash-flow-gate.ts';
 
 const route = lookupIn([
   ...spendingLimitRoutes,
@@ -75,7 +76,8 @@ export function mountInsightsRoutes(router: Router, runtime: InsightsRuntime): v
   mountRoute(router, route('subcategoryReport'), ({ query }, ctx) => subcategoryReport(ledger, ctx, query));
   mountRoute(router, route('summaryReport'), ({ query }, ctx) => summaryReport(ledger, billing, ctx, query));
   mountRoute(router, route('businessDre'), ({ query }, ctx) => dreReport(ledger, ctx, query));
+  const forecasts = cashFlowGate(runtime.config.CASH_FLOW_IN_FLIGHT);
   mountRoute(router, route('cashFlowReport'), ({ query }, ctx) =>
-    cashFlowReport(orm.em.fork(), ledger, billing, ctx, query),
+    forecasts(() => cashFlowReport(orm.em.fork(), ledger, billing, ctx, query)),
   );
 }
