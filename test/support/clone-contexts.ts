@@ -158,10 +158,14 @@ export async function cloneContext(db: pg.ClientBase, sourceKey: string, copies:
         ? `case when "remap_${name}" then md5("${name}"::text || ':' || n)::uuid else "${name}" end`
         : `"${name}"`);
     const names = columns.map((column) => `"${column.name}"`).join(', ');
+    // only the rows whose ids were collected above: one the services wrote meanwhile (a scheduled job's
+    // notification) would be copied under its own id
+    const keys = table.primaryKey.filter((name) => uuids.some((column) => column.name === name));
+    const collected = keys.map((name) => ` and s."${name}" in (select id from clone_ids)`).join('');
     const result = await db.query(
       `insert into ${table.name} (${names})
        select ${columns.map(value).join(', ')}
-         from (select s.*${flags.length ? `, ${flags.join(', ')}` : ''} from ${table.name} s where ${source.sql}) s
+         from (select s.*${flags.length ? `, ${flags.join(', ')}` : ''} from ${table.name} s where ${source.sql}${collected}) s
         cross join generate_series(1, ${copies}) n`,
       source.params,
     );
