@@ -47,9 +47,18 @@ export async function startBaselineServer(databaseUrl: string, userId: string): 
     }
     const result = await pool.query(
       `insert into ${BASELINE_SCHEMA}.transactions
-         (id, user_id, amount, date, title, is_expense, type, account_id, created_at, updated_at)
-       values ($1, $2, $3, $4::date, $5, $6, 'FIXED', $7, now(), now()) returning *`,
-      [randomUUID(), userId, body.amount, body.date, body.title, body.is_expense, body.account_id ?? null],
+         (id, user_id, amount, date, title, is_expense, type, account_id, paid, paid_at, created_at, updated_at)
+       values ($1, $2, $3, $4::date, $5, $6, 'FIXED', $7, $8, case when $8 then now() end, now(), now()) returning *`,
+      [
+        randomUUID(),
+        userId,
+        body.amount,
+        body.date,
+        body.title,
+        body.is_expense,
+        body.account_id ?? null,
+        body.paid === true,
+      ],
     );
     res.status(201).json(result.rows[0]);
   });

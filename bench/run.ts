@@ -431,7 +431,16 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
       ),
     );
 
-  const body = { amount: 4590, date: data.today, is_expense: true, title: 'Café', account_id: person.accountIds[1] };
+  // paid, as most expenses entered on their day are: thousands of unpaid ones would all fall due today in the
+  // forecast the later scenarios read (after the creates of a full run a year's forecast read 30,000 of them: 7 forecasts a second, 1.9× its baseline; before them 32, 1.2×)
+  const body = {
+    amount: 4590,
+    date: data.today,
+    is_expense: true,
+    paid: true,
+    title: 'Café',
+    account_id: person.accountIds[1],
+  };
   const missingCreate = skipIfMissing('Create transaction', 'POST /v1/transactions', ['createTransaction']);
   if (!wanted('create')) {
     // not asked for
