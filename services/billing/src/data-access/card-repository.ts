@@ -25,17 +25,9 @@ export async function listCardsPage(em: EntityManager, ctx: CallerContext, limit
 }
 
 /** A live card of the context with one of its bills the rollover has not carried (null columns when none). */
-export interface CardUnrolledBillRow {
-  card_id: string;
+export interface CardUnrolledBillRow extends CardBillRow {
   name: string;
   account_id: string;
-  closing_day: number;
-  due_day: number;
-  calendar: CardDays['calendar'];
-  bill_id: string | null;
-  reference_month: string | null;
-  closing_date: string | null;
-  due_date: string | null;
 }
 
 /** The context's live cards with their bills not carried yet, in one statement (card, then month order). */

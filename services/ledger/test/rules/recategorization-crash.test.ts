@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import path from 'node:path';
+import { startLedgerWorker, stopLedgerWorkers } from '../../../../test/support/ledger-worker.ts';
 import {
   categoriesOf,
   megaLojaRule,
@@ -14,7 +14,6 @@ const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
 const MORADIA = 'c0000000-0000-4000-8000-000000000002';
 const ALUGUEL = '5c000000-0000-4000-8000-000200000001';
 const MATCHING = 50_000;
-const LEDGER_MAIN = path.resolve(__dirname, '../../src/main.ts');
 
 interface JobRow {
   state: string;
@@ -33,28 +32,13 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
     tenant = await stack.tenant();
   });
   afterAll(async () => {
-    for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+    stopLedgerWorkers(workers);
     await stack?.stop();
   });
 
-  /** A ledger process with only workers, on the stack's database and queue prefix. */
   function startWorkerProcess(): ChildProcess {
-    const child = spawn(process.execPath, [LEDGER_MAIN], {
-      env: {
-        ...process.env,
-        NODE_OPTIONS: '',
-        NODE_ENV: 'test',
-        ROLE: 'worker',
-        PORT: '0',
-        DATABASE_URL: stack.databaseUrl,
-        REDIS_URL: stack.env.REDIS_URL,
-        QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
-        LOG_LEVEL: 'silent',
-        // the killed worker's lock lapses in seconds, not BullMQ's 30 s: same takeover path, shorter wait
-        RECATEGORIZATION_LOCK_MS: '3000',
-      },
-      stdio: 'ignore',
-    });
+    // the killed worker's lock lapses in seconds, not BullMQ's 30 s: same takeover path, shorter wait
+    const child = startLedgerWorker(stack, { RECATEGORIZATION_LOCK_MS: '3000' });
     workers.push(child);
     return child;
   }
