@@ -1,7 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { startLedgerWorker, stopLedgerWorkers } from '../../../../test/support/ledger-worker.ts';
-import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
+import { stackWithWorkerProcesses } from '../../../../test/support/ledger-worker.ts';
 import { ofxFile } from '../../../../test/support/statement-files.ts';
 import { waitFor } from '../../../../test/support/wait-for.ts';
 
@@ -14,31 +12,17 @@ interface JobRow {
 }
 
 describe('statement-file worker killed mid-import', () => {
-  let stack: TestStack;
-  let tenant: Tenant;
-  const workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    // the in-process ledger serves HTTP only: the files are read by worker processes
-    stack = await TestStack.start({ serviceEnv: { ledger: { ROLE: 'api' } } });
-    tenant = await stack.tenant();
-  });
-  afterAll(async () => {
-    stopLedgerWorkers(workers);
-    await stack?.stop();
-  });
-
-  function startWorkerProcess(): ChildProcess {
-    // the killed worker's lock lapses in seconds, not 30 s: same takeover path, shorter wait
-    const child = startLedgerWorker(stack, { STATEMENT_FILES_LOCK_MS: '3000' });
-    workers.push(child);
-    return child;
-  }
+  // the in-process ledger serves HTTP only: the queue is consumed by worker processes, whose killed one's lock
+  // lapses in seconds, not 30 s: same takeover path, shorter wait
+  const fixture = stackWithWorkerProcesses({ STATEMENT_FILES_LOCK_MS: '3000' });
 
   const job = async (id: string) =>
-    (await stack.sql<JobRow>('select state, progress, result from ledger.background_jobs where id = $1', [id]))[0];
+    (
+      await fixture.stack.sql<JobRow>('select state, progress, result from ledger.background_jobs where id = $1', [id])
+    )[0];
 
   it('when the worker is killed between two batches of the pipeline, then another goes on from there and every entry exists once', async () => {
+    const { stack, tenant } = fixture;
     const account = (await tenant.api.post('/v1/accounts', { name: 'Extrato grande', logo: '341' })).body.id;
     const file = ofxFile(
       Array.from({ length: ENTRIES }, (_, i) => ({
@@ -48,7 +32,7 @@ describe('statement-file worker killed mid-import', () => {
         memo: `Compra ${i % 50}`,
       })),
     );
-    const first = startWorkerProcess();
+    const first = fixture.startWorker();
     const accepted = await tenant.api.request('POST', `/v1/accounts/${account}/statements`, {
       rawBody: file,
       headers: { 'content-type': 'application/x-ofx' },
@@ -74,7 +58,7 @@ describe('statement-file worker killed mid-import', () => {
     expect(atKill.imported).toBeGreaterThan(0);
     expect(atKill.imported).toBeLessThan(ENTRIES);
 
-    startWorkerProcess();
+    fixture.startWorker();
     const done = await waitFor(async () => {
       const current = await job(id);
       return current.state === 'completed' && current;

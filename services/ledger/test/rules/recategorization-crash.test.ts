@@ -1,13 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { startLedgerWorker, stopLedgerWorkers } from '../../../../test/support/ledger-worker.ts';
+import { stackWithWorkerProcesses } from '../../../../test/support/ledger-worker.ts';
 import {
   categoriesOf,
   megaLojaRule,
   recategorizedInEvents,
   recordedJobOf,
 } from '../../../../test/support/merchant-transactions.ts';
-import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { waitFor } from '../../../../test/support/wait-for.ts';
 
 const ALIMENTACAO = 'c0000000-0000-4000-8000-000000000001';
@@ -22,31 +20,17 @@ interface JobRow {
 }
 
 describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () => {
-  let stack: TestStack;
-  let tenant: Tenant;
-  const workers: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    // the in-process ledger serves HTTP only: the recategorization queue is consumed by worker processes
-    stack = await TestStack.start({ serviceEnv: { ledger: { ROLE: 'api' } } });
-    tenant = await stack.tenant();
-  });
-  afterAll(async () => {
-    stopLedgerWorkers(workers);
-    await stack?.stop();
-  });
-
-  function startWorkerProcess(): ChildProcess {
-    // the killed worker's lock lapses in seconds, not BullMQ's 30 s: same takeover path, shorter wait
-    const child = startLedgerWorker(stack, { RECATEGORIZATION_LOCK_MS: '3000' });
-    workers.push(child);
-    return child;
-  }
+  // the in-process ledger serves HTTP only: the queue is consumed by worker processes, whose killed one's lock
+  // lapses in seconds, not 30 s: same takeover path, shorter wait
+  const fixture = stackWithWorkerProcesses({ RECATEGORIZATION_LOCK_MS: '3000' });
 
   const job = async (id: string) =>
-    (await stack.sql<JobRow>('select state, progress, result from ledger.background_jobs where id = $1', [id]))[0];
+    (
+      await fixture.stack.sql<JobRow>('select state, progress, result from ledger.background_jobs where id = $1', [id])
+    )[0];
 
   it('when the worker is killed between 1 and 99 %, then a new one finishes with every match recategorized once and an exact count', async () => {
+    const { stack, tenant } = fixture;
     const { accountId: account, sourceId, rule } = await megaLojaRule(stack, tenant, ALIMENTACAO);
 
     // one statement each: the matching history (spelled several ways) and rows that must not change
@@ -72,7 +56,7 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
       [tenant.userId],
     );
 
-    const first = startWorkerProcess();
+    const first = fixture.startWorker();
     const patching = tenant.api.patch(`/v1/categorization-rules/${rule.id}`, {
       category_id: MORADIA,
       subcategory_id: ALUGUEL,
@@ -109,7 +93,7 @@ describe('recategorization worker killed mid-run (issue 6, acceptance 2)', () =>
       job_id: jobId,
     });
 
-    startWorkerProcess();
+    fixture.startWorker();
     const done = await waitFor(
       async () => {
         const current = await job(jobId);
