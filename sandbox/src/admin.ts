@@ -33,7 +33,7 @@ export function adminRoutes(sandbox: () => Sandbox): Router {
     act((id) => sandbox().expire(id)),
   );
   router.post('/faults', (req, res) => {
-    const { status, times = 1, path, delay_ms: delayMs, body, retry_after: retryAfter } = req.body ?? {};
+    const { status, times = 1, path, query, delay_ms: delayMs, body, retry_after: retryAfter } = req.body ?? {};
     if (!Number.isInteger(status) || status < 200 || status > 599 || !Number.isInteger(times) || times < 1) {
       res.status(400).json({ message: 'status (200–599) e times (≥ 1) inteiros' });
       return;
@@ -42,7 +42,7 @@ export function adminRoutes(sandbox: () => Sandbox): Router {
       res.status(400).json({ message: 'retry_after em segundos inteiros' });
       return;
     }
-    sandbox().faults.push({ status, times, path, delayMs, body, retryAfter });
+    sandbox().faults.push({ status, times, path, query, delayMs, body, retryAfter });
     res.status(204).end();
   });
   router.get('/faults', (_req, res) => {

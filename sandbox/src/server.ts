@@ -19,6 +19,8 @@ export interface Fault {
   status: number;
   times: number;
   path?: string;
+  /** Only requests whose query holds this text (`page=2`: a list failing past its first page). */
+  query?: string;
   /** Wait this long before answering (a slow or silent institution). */
   delayMs?: number;
   /** A body that is not the documents' JSON (an institution answering garbage). */
@@ -61,7 +63,12 @@ export interface Sandbox {
 
 function faultsMiddleware(faults: Fault[]) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const index = faults.findIndex((fault) => fault.times > 0 && req.path.startsWith(fault.path ?? '/'));
+    const index = faults.findIndex(
+      (fault) =>
+        fault.times > 0 &&
+        req.path.startsWith(fault.path ?? '/') &&
+        (fault.query === undefined || req.originalUrl.includes(fault.query)),
+    );
     if (index < 0) return next();
     const fault = faults[index];
     fault.times -= 1;

@@ -1,8 +1,12 @@
 import { addDays } from '@finance/shared/calendar';
+import type { ImportedTransaction } from '@finance/shared/contracts/ledger/open-banking';
 import { QUEUES } from '@finance/shared/queue/catalogue';
+import fc from 'fast-check';
+import { CARLA_CPF, LARGE_ENTRIES } from '../../../../sandbox/src/customers.ts';
 import { BRUNO_CPF, connectSandbox, syncedImport } from '../../../../test/support/sandbox-bank.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { waitFor } from '../../../../test/support/wait-for.ts';
+import { dropStage, SyncStage, stagedBatches } from '../../src/domain/open-banking/sync-stage.ts';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const at = (day: string) => `${day}T15:00:00.000Z`;
@@ -139,5 +143,102 @@ describe('Open Finance: syncs against what institutions really send', () => {
     const faults = await sandbox().faultsLeft();
     expect(faults).toEqual([expect.objectContaining({ times: 4 })]);
     await sandbox().clearFaults();
+  });
+
+  const staged = async () =>
+    Number((await stack.sql<{ n: string }>('select count(*) as n from ledger.sync_staged_entries'))[0].n);
+
+  it('when a long account list is read page by page, then every entry arrives once, an id the bank repeats pages apart keeps both entries, and nothing stays staged', async () => {
+    const owner = await stack.tenant();
+    const day = addDays(TODAY, -4);
+    // 80 entries of one day, pages of 25: the first and the last name the same id
+    const listed = Array.from({ length: 80 }, (_, n) =>
+      entry(n === 0 || n === 79 ? 'repetida' : `pagina-${n}`, day, { transactionAmount: brl(`${100 + n}.00`) }),
+    );
+    await sandbox().addRecords({ cpf: BRUNO_CPF, account_id: 'bruno-conta', transactions: listed });
+    const { id } = await connectSandbox(stack.url, owner.api, { cpf: BRUNO_CPF });
+    const { job, connection } = await syncedImport(owner.api, id);
+    expect(job.state).toBe('completed');
+    const rows = await stack.sql<{ title: string; amount: number }>(
+      `select title, amount from ledger.transactions
+       where connection_id = $1 and deleted_at is null and (title like 'PIX pagina-%' or title = 'PIX repetida')`,
+      [id],
+    );
+    expect(rows.filter((row) => row.title.startsWith('PIX pagina-'))).toHaveLength(78);
+    expect(
+      rows
+        .filter((row) => row.title === 'PIX repetida')
+        .map((row) => Number(row.amount))
+        .sort((a, b) => a - b),
+    ).toEqual([10_000, 17_900]);
+    expect(await staged()).toBe(0);
+    // read again: nothing new
+    expect((await owner.api.post(`/v1/open-banking/connections/${id}/sync`)).status).toBe(202);
+    const again = await syncedImport(owner.api, id, connection.last_import_job_id);
+    expect(again.job.result.transactions.created).toBe(0);
+    expect(await staged()).toBe(0);
+  });
+
+  it('when the institution fails a long list past its first pages, then that sync leaves nothing staged and the next one imports the whole list once', async () => {
+    const owner = await stack.tenant();
+    // Carla's 10,000 entries in pages of 25: the 30th fails every call of one sync (a call and its 4 retries)
+    await sandbox().fault({ status: 500, times: 5, path: '/open-banking/accounts', query: 'page=30' });
+    const { id } = await connectSandbox(stack.url, owner.api, { cpf: CARLA_CPF });
+    const { job, connection } = await syncedImport(owner.api, id);
+    expect(await sandbox().faultsLeft()).toEqual([]);
+    expect(job.state).toBe('completed');
+    expect(connection.last_sync_error).toBeNull();
+    expect(job.result.transactions).toMatchObject({ received: LARGE_ENTRIES, created: LARGE_ENTRIES });
+    expect(await staged()).toBe(0);
+  });
+
+  it('when a stage is read back in batches, then every entry comes once, in its order, and the entries of one holder and id share a batch', async () => {
+    const em = stack.service('ledger').orm.em.fork();
+    const keyOf = (entry: ImportedTransaction) =>
+      `${entry.account_external_id ?? entry.credit_card_external_id}/${entry.external_id}`;
+    const arbitrary = fc.array(fc.tuple(fc.constantFrom('a', 'c'), fc.integer({ min: 0, max: 30 })), {
+      minLength: 1,
+      maxLength: 120,
+    });
+    await fc.assert(
+      fc.asyncProperty(arbitrary, fc.integer({ min: 1, max: 25 }), async (pairs, size) => {
+        const entries: ImportedTransaction[] = pairs.map(([holder, id], n) => ({
+          external_id: `id-${id}`,
+          ...(holder === 'a' ? { account_external_id: 'conta' } : { credit_card_external_id: 'cartao' }),
+          amount: n + 1,
+          date: TODAY,
+          is_expense: true,
+          title: `entrada ${n}`,
+        }));
+        const stage = new SyncStage(em);
+        // in pages of 7, as an institution sends them
+        for (let n = 0; n < entries.length; n += 7) await stage.add(entries.slice(n, n + 7));
+        const { id, count } = await stage.close();
+        expect(count).toBe(entries.length);
+        const batches: ImportedTransaction[][] = [];
+        for await (const batch of stagedBatches(em, id, size)) batches.push(batch);
+        await dropStage(em, id);
+        expect(
+          batches
+            .flat()
+            .map((entry) => entry.amount)
+            .sort((a, b) => a - b),
+        ).toEqual(entries.map((e) => e.amount));
+        const batchOf = new Map<string, number>();
+        batches.forEach((batch, n) => {
+          for (const entry of batch) {
+            const key = keyOf(entry);
+            expect(batchOf.get(key) ?? n).toBe(n);
+            batchOf.set(key, n);
+          }
+          // within a batch, the entries of one id in the order they arrived
+          const amounts = (key: string) => batch.filter((e) => keyOf(e) === key).map((e) => e.amount);
+          for (const key of new Set(batch.map((e) => keyOf(e))))
+            expect(amounts(key)).toEqual([...amounts(key)].sort((a, b) => a - b));
+        });
+      }),
+      { numRuns: 15 },
+    );
+    expect(await staged()).toBe(0);
   });
 });

@@ -86,23 +86,29 @@ describe('Pluggy connections', () => {
     expect(row('-propria')).toMatchObject({ type: 'TRANSFER' });
     const [card] = (await tenant.api.get('/v1/credit-cards')).body.data;
     expect(card).toMatchObject({ closing_date: '3', needs_closing_date_review: false, available_limit: 846_960 });
+    // what the pipeline wrote of each mapped field: the source's status, installments, original amount and bill
+    const written = await stack.sql<Record<string, any>>(
+      `select t.external_id, t.original_amount, t.original_currency, t.bill_id, t.installments, t.installment_number,
+              coalesce(t.connected_transaction_id, t.id) as series, k.status
+       from ledger.transactions t join ledger.import_keys k on k.transaction_id = t.id where t.connection_id = $1`,
+      [created.body.id],
+    );
+    const sent = (suffix: string) => written.find((tx) => tx.external_id.endsWith(suffix)) as Record<string, any>;
+    expect(sent('-amazon')).toMatchObject({
+      original_amount: '50.00',
+      original_currency: 'USD',
+      bill_id: expect.any(String),
+    });
+    expect(sent('-pendente')).toMatchObject({ status: 'PENDING' });
+    expect(sent('-notebook-1')).toMatchObject({
+      series: sent('-notebook-2').series,
+      installment_number: 1,
+      installments: 6,
+    });
     const [{ payload }] = await stack.sql<{ payload: any }>(
       'select payload from ledger.open_banking_imports where job_id = $1',
       [first.connection.last_import_job_id],
     );
-    const sent = (suffix: string) =>
-      payload.transactions.find((tx: { external_id: string }) => tx.external_id.endsWith(suffix));
-    expect(sent('-amazon')).toMatchObject({
-      original_amount: '50',
-      original_currency: 'USD',
-      bill_due_date: expect.any(String),
-    });
-    expect(sent('-pendente')).toMatchObject({ status: 'PENDING' });
-    expect(sent('-notebook-1').installment).toEqual({
-      series_key: sent('-notebook-2').installment.series_key,
-      number: 1,
-      total: 6,
-    });
     expect(payload.investments[0].snapshots[0].balance_cents).toBe(1051237);
 
     expect((await tenant.api.post(`/v1/open-banking/connections/${created.body.id}/sync`)).status).toBe(202);

@@ -37,6 +37,7 @@ import { ConnectionSyncRequests } from './0028-connection-sync-requests.ts';
 import { StatementFiles } from './0029-statement-files.ts';
 import { TransactionSplits } from './0030-transaction-splits.ts';
 import { BalanceCoveringIndexes } from './0031-balance-covering-indexes.ts';
+import { SyncStagedEntries } from './0032-sync-staged-entries.ts';
 
 export const ledgerMigrations: MigrationList = [
   { name: '0000-create-outbox', class: CreateOutboxTable },
@@ -75,5 +76,6 @@ export const ledgerMigrations: MigrationList = [
   { name: '0029-statement-files', class: StatementFiles },
   { name: '0030-transaction-splits', class: TransactionSplits },
   { name: '0031-balance-covering-indexes', class: BalanceCoveringIndexes },
+  { name: '0032-sync-staged-entries', class: SyncStagedEntries },
   { name: '0101-idempotency-recovery-point', class: AddIdempotencyRecoveryPoint },
 ];

@@ -157,18 +157,36 @@ const idOfRecord = (item: unknown): string | null => {
   return null;
 };
 
+interface ListRequest {
+  url: string;
+  token: string;
+  item: Joi.Schema;
+  what: string;
+  skipped: SkippedRecord[];
+}
+
+/** Every record of a list (`eachPage`), held together. */
+export async function allPages<T>(institution: Institution, options: HttpOptions, request: ListRequest): Promise<T[]> {
+  const records: T[] = [];
+  await eachPage<T>(institution, options, request, async (page) => {
+    records.push(...page);
+  });
+  return records;
+}
+
 /**
- * Every record of a list, following `links.next` (only within the family's own origin, where the token belongs),
- * or the next page number while `meta.totalPages` says there is one and `next` is missing. Each record is checked
- * against `item` on its own: one that breaks the documents is left out into `skipped`, the rest is read.
+ * The records of a list page by page to `onPage` (one page held at a time), following `links.next` (only within
+ * the family's own origin, where the token belongs), or the next page number while `meta.totalPages` says there is
+ * one and `next` is missing. Each record is checked against `item` on its own: one that breaks the documents is
+ * left out into `skipped`, the rest is read.
  */
-export async function allPages<T>(
+export async function eachPage<T>(
   institution: Institution,
   options: HttpOptions,
-  request: { url: string; token: string; item: Joi.Schema; what: string; skipped: SkippedRecord[] },
-): Promise<T[]> {
+  request: ListRequest,
+  onPage: (records: T[]) => Promise<void>,
+): Promise<void> {
   const origin = new URL(request.url).origin;
-  const records: T[] = [];
   let url: string | undefined = request.url;
   for (let page = 1; url; page++) {
     if (page > MAX_PAGES) {
@@ -182,6 +200,7 @@ export async function allPages<T>(
       links: { next?: string };
       meta?: { totalPages?: number };
     }>(institution, options, { url, token: request.token, schema: pageSchema });
+    const records: T[] = [];
     for (const [index, item] of body.data.entries()) {
       const { error, value } = request.item.validate(item, { allowUnknown: true, convert: false });
       if (!error) {
@@ -194,6 +213,7 @@ export async function allPages<T>(
         reason: `fora do padrão Open Finance: ${error.message}`.slice(0, 300),
       });
     }
+    await onPage(records);
     const next: string | undefined = body.links.next as string | undefined;
     if (next && new URL(next, url).origin !== origin) {
       throw new BankError('invalid', `${institution.name} indicou uma próxima página em outro endereço`);
@@ -205,5 +225,4 @@ export async function allPages<T>(
       url = following.toString();
     } else url = undefined;
   }
-  return records;
 }

@@ -27,7 +27,7 @@ import {
   limitSchema,
   resourceSchema,
 } from './bank-schemas.ts';
-import { allPages, callInstitution, fapiFetch, type HttpOptions } from './institution-http.ts';
+import { allPages, callInstitution, eachPage, fapiFetch, type HttpOptions } from './institution-http.ts';
 
 /** What the product reads: accounts, cards and investments with everything under them. */
 export const PERMISSIONS = [
@@ -283,18 +283,30 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
                 ]
               : [`${base}/transactions?fromBookingDate=${from}&toBookingDate=${ahead}&${PAGE}`];
           const transactions: BankAccountTransaction[] = [];
+          const balanceRead = balance?.availableAmount ?? null;
+          // page by page to the sync when it takes them so (the pages before a list that fails are kept)
+          const sink = input.onAccountEntries;
+          const onPage = async (page: BankAccountTransaction[]) => {
+            if (sink) await sink({ accountId, balance: balanceRead }, page);
+            else transactions.push(...page);
+          };
           let complete = true;
           for (const url of windows) {
-            const read = await orSkip(`lançamentos da conta ${accountId}`, () =>
-              list<BankAccountTransaction>(url, accountTransactionSchema, `lançamento da conta ${accountId}`),
-            );
+            const read = await orSkip(`lançamentos da conta ${accountId}`, async () => {
+              await eachPage<BankAccountTransaction>(
+                institution,
+                options,
+                { url, token, item: accountTransactionSchema, what: `lançamento da conta ${accountId}`, skipped },
+                onPage,
+              );
+              return true;
+            });
             if (!read) complete = false;
-            transactions.push(...(read ?? []));
           }
           accounts.push({
             ...account,
             accountId,
-            balance: balance?.availableAmount ?? null,
+            balance: balanceRead,
             transactions,
             read: complete ? { from, to: ahead } : null,
           });

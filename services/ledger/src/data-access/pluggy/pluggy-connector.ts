@@ -1,5 +1,9 @@
-import type { PluggyClient } from 'pluggy-sdk';
-import type { AggregatorConnector, AggregatorSnapshot } from '../../domain/open-banking/aggregator.ts';
+import type { PluggyClient, Transaction } from 'pluggy-sdk';
+import type {
+  AggregatorConnector,
+  AggregatorSnapshot,
+  AggregatorTransaction,
+} from '../../domain/open-banking/aggregator.ts';
 import { BankError } from '../../domain/open-banking/bank-connector.ts';
 
 /** Bills of a card account asked back this far (Pluggy lists them by account). */
@@ -65,13 +69,12 @@ export function pluggyConnector(options: {
         throw error;
       }
     },
-    async fetchSnapshot(itemId, from): Promise<AggregatorSnapshot> {
+    async fetchSnapshot(itemId, from, onTransactions): Promise<AggregatorSnapshot> {
       return call(async () => {
         const pluggy = await api();
         const item = await pluggy.fetchItem(itemId);
         const accounts: AggregatorSnapshot['accounts'] = [];
         for (const account of (await pluggy.fetchAccounts(itemId)).results) {
-          const transactions = await pluggy.fetchAllTransactions(account.id, { dateFrom: from });
           const bills =
             account.type === 'CREDIT'
               ? (await pluggy.fetchCreditCardBills(account.id, { pageSize: PAGE_SIZE })).results
@@ -96,27 +99,22 @@ export function pluggyConnector(options: {
                 amount: payment.amount,
               })),
             })),
-            transactions: transactions.map((tx) => ({
-              id: tx.id,
-              date: new Date(tx.date),
-              description: tx.description,
-              type: tx.type,
-              amount: tx.amount,
-              amountInAccountCurrency: tx.amountInAccountCurrency,
-              currencyCode: tx.currencyCode,
-              status: tx.status,
-              operationType: tx.operationType,
-              merchantCnpj: tx.merchant?.cnpj ?? tx.paymentData?.receiver?.documentNumber?.value ?? null,
-              merchantName: tx.merchant?.businessName ?? tx.merchant?.name ?? null,
-              installment:
-                tx.creditCardMetadata?.installmentNumber && tx.creditCardMetadata.totalInstallments
-                  ? { number: tx.creditCardMetadata.installmentNumber, total: tx.creditCardMetadata.totalInstallments }
-                  : null,
-              billId: tx.creditCardMetadata?.billId ?? null,
-              counterpartyDocument:
-                (tx.type === 'DEBIT' ? tx.paymentData?.receiver : tx.paymentData?.payer)?.documentNumber?.value ?? null,
-            })),
+            transactions: [],
           });
+        }
+        for (const account of accounts) {
+          // the cursor pages of /v2/transactions, one held at a time
+          let after: string | undefined;
+          do {
+            const page = await pluggy.fetchTransactionsCursor(account.id, {
+              dateFrom: from,
+              ...(after ? { after } : {}),
+            });
+            const transactions = page.results.map(transactionOf);
+            if (onTransactions) await onTransactions(account, transactions, accounts);
+            else account.transactions.push(...transactions);
+            after = page.next ? (new URL(page.next, options.apiUrl).searchParams.get('after') ?? undefined) : undefined;
+          } while (after);
         }
         const investments = (await pluggy.fetchInvestments(itemId, undefined, { pageSize: PAGE_SIZE })).results.map(
           (position) => ({
@@ -139,5 +137,29 @@ export function pluggyConnector(options: {
         throw error;
       }
     },
+  };
+}
+
+/** A Pluggy transaction as the mapping reads it. */
+function transactionOf(tx: Transaction): AggregatorTransaction {
+  return {
+    id: tx.id,
+    date: new Date(tx.date),
+    description: tx.description,
+    type: tx.type,
+    amount: tx.amount,
+    amountInAccountCurrency: tx.amountInAccountCurrency,
+    currencyCode: tx.currencyCode,
+    status: tx.status,
+    operationType: tx.operationType,
+    merchantCnpj: tx.merchant?.cnpj ?? tx.paymentData?.receiver?.documentNumber?.value ?? null,
+    merchantName: tx.merchant?.businessName ?? tx.merchant?.name ?? null,
+    installment:
+      tx.creditCardMetadata?.installmentNumber && tx.creditCardMetadata.totalInstallments
+        ? { number: tx.creditCardMetadata.installmentNumber, total: tx.creditCardMetadata.totalInstallments }
+        : null,
+    billId: tx.creditCardMetadata?.billId ?? null,
+    counterpartyDocument:
+      (tx.type === 'DEBIT' ? tx.paymentData?.receiver : tx.paymentData?.payer)?.documentNumber?.value ?? null,
   };
 }

@@ -43,32 +43,38 @@ const merged = (a: PipelineOutcome, b: PipelineOutcome): PipelineOutcome => ({
 /**
  * A whole import (a sync's) through the pipeline a batch at a time, each batch its own transaction: what one batch
  * wrote, the next finds stored (a transfer's other leg, a bill's payment), and a retry after a crash finds it
- * again (duplicates). The days the source listed whole are checked against every entry that arrived, with the last.
+ * again (duplicates). The batches may be read as they are imported (a sync's stage): only their ids are kept, and
+ * the days the source listed whole are checked against all of them once the last is in.
  */
 export async function importInBatches(
   em: EntityManager,
   ctx: CallerContext,
   billing: BillingLedgerClient,
   source: ImportSource,
-  entries: PipelineEntry[],
+  batches: AsyncIterable<PipelineEntry[]> | Iterable<PipelineEntry[]>,
   afterBatch: (done: number) => Promise<void>,
 ): Promise<PipelineOutcome> {
-  const batches = batchesOf(entries);
-  const arrived = entries.map((entry) => ({ holder_id: holderOf(entry), key: entry.key }));
-  let outcome: PipelineOutcome | null = null;
+  const arrived: NonNullable<ImportSource['arrived']> = [];
+  let outcome: PipelineOutcome = {
+    created: [],
+    updated: [],
+    duplicates: 0,
+    skipped: [],
+    categorized: 0,
+    reconciled: 0,
+    removed: [],
+    reconciliation_suggestions: 0,
+  };
   let done = 0;
-  for (const [n, batch] of batches.entries()) {
-    const last = n === batches.length - 1;
-    const part = await importEntries(
-      em,
-      ctx,
-      billing,
-      last ? { ...source, arrived } : { ...source, listed: undefined },
-      batch,
-    );
-    outcome = outcome ? merged(outcome, part) : part;
+  for await (const batch of batches) {
+    if (batch.length === 0) continue;
+    for (const entry of batch) arrived.push({ holder_id: holderOf(entry), key: entry.key });
+    outcome = merged(outcome, await importEntries(em, ctx, billing, { ...source, listed: undefined }, batch));
     done += batch.length;
     await afterBatch(done);
   }
-  return outcome as PipelineOutcome;
+  // what is still pending or scheduled on the days read whole, and did not arrive, was dropped at the source
+  if (source.listed?.length)
+    outcome = merged(outcome, await importEntries(em, ctx, billing, { ...source, arrived }, []));
+  return outcome;
 }

@@ -4,8 +4,20 @@ export interface AggregatorConnector {
   connectToken(input: { clientUserId: string; webhookUrl: string | null }): Promise<string>;
   /** The item as the aggregator reports it now (null when it does not know it). */
   item(itemId: string): Promise<AggregatorItem | null>;
-  /** What the item shares: accounts with their transactions, card bills, investments. */
-  fetchSnapshot(itemId: string, from: string): Promise<AggregatorSnapshot>;
+  /**
+   * What the item shares: accounts with their transactions, card bills, investments. With `onTransactions`, each
+   * page of an account's transactions goes there as it is read (with the item's accounts, their bills read before)
+   * and the accounts hold none: a long history is never held whole.
+   */
+  fetchSnapshot(
+    itemId: string,
+    from: string,
+    onTransactions?: (
+      account: AggregatorAccount,
+      page: AggregatorTransaction[],
+      accounts: readonly AggregatorAccount[],
+    ) => Promise<void>,
+  ): Promise<AggregatorSnapshot>;
   /** Deletes the item (the revocation): an unknown one is done. */
   deleteItem(itemId: string): Promise<void>;
 }
@@ -57,3 +69,6 @@ export interface AggregatorSnapshot {
   investments: Array<{ id: string; name: string; type: string; subtype: string | null; balance: number }>;
   institution: string;
 }
+
+export type AggregatorAccount = AggregatorSnapshot['accounts'][number];
+export type AggregatorTransaction = AggregatorAccount['transactions'][number];

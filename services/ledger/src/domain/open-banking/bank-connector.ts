@@ -54,6 +54,14 @@ export interface SnapshotRequest {
   to: string;
   /** Per account (the institution's id): the oldest day of an entry still pending or scheduled, read again until it settles. */
   openSince?: Record<string, string>;
+  /**
+   * Each page of an account's entries as it is read, with the account (its balance read before them): when given,
+   * the snapshot's accounts hold no entries and a long history is never held whole.
+   */
+  onAccountEntries?: (
+    account: { accountId: string; balance: Money | null },
+    page: BankAccountTransaction[],
+  ) => Promise<void>;
 }
 
 /** An amount as institutions send it: the documents' decimal text, sometimes with a comma, or a JSON number. */

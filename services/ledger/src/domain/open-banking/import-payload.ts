@@ -14,23 +14,33 @@ const SYNC = 'sync';
 export interface SyncNotes {
   skipped: Array<{ record: string; reason: string }>;
   listed: Array<{ account_external_id: string; from: string; to: string }>;
+  /** The sync's entries, staged page by page as they were read (`sync-stage.ts`), not in the payload. */
+  staged?: { id: string; count: number };
 }
 const NO_NOTES: SyncNotes = { skipped: [], listed: [] };
 
 /** A sync's payload as stored: the import, and its notes. */
 export const withSyncNotes = (payload: OpenBankingImport, notes: SyncNotes) => ({
   ...payload,
-  [SYNC]: { skipped: notes.skipped.slice(0, 1000), listed: notes.listed },
+  [SYNC]: {
+    skipped: notes.skipped.slice(0, 1000),
+    listed: notes.listed,
+    ...(notes.staged ? { staged: notes.staged } : {}),
+  },
 });
 
 /** A stored payload's sync notes (none for a JSON import), and the payload without them. */
 export function splitSyncNotes(stored: unknown): { payload: unknown; notes: SyncNotes } {
   if (typeof stored !== 'object' || stored === null || !(SYNC in stored)) return { payload: stored, notes: NO_NOTES };
   const { [SYNC]: notes, ...payload } = stored as Record<string, unknown>;
-  const { skipped, listed } = (notes ?? {}) as Partial<SyncNotes>;
+  const { skipped, listed, staged } = (notes ?? {}) as Partial<SyncNotes>;
   return {
     payload,
-    notes: { skipped: Array.isArray(skipped) ? skipped : [], listed: Array.isArray(listed) ? listed : [] },
+    notes: {
+      skipped: Array.isArray(skipped) ? skipped : [],
+      listed: Array.isArray(listed) ? listed : [],
+      ...(typeof staged?.id === 'string' && Number.isInteger(staged.count) ? { staged } : {}),
+    },
   };
 }
 

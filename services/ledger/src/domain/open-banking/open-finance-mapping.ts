@@ -296,6 +296,59 @@ function billPayments(card: Card, skipped: SkippedRecord[]) {
   });
 }
 
+/** Maps a record into `transactions`, or leaves it out into `skipped` with why (unmappable, or off the import's schema). */
+function keeper(transactions: ImportedTransaction[], skipped: SkippedRecord[]) {
+  return (record: string, map: () => ImportedTransaction | string) => {
+    try {
+      const mapped = map();
+      if (typeof mapped === 'string') return skipped.push({ record, reason: mapped });
+      const { error } = importedTransaction.validate(mapped);
+      if (error) return skipped.push({ record, reason: `fora do padrão: ${error.message}`.slice(0, 300) });
+      transactions.push(mapped);
+    } catch (err) {
+      if (!(err instanceof UnmappableRecord)) throw err;
+      skipped.push({ record, reason: err.message });
+    }
+  };
+}
+
+const balanceCents = (account: { accountId: string; balance: { amount: string | number } | null }) =>
+  account.balance ? centsOf(account.balance.amount, `saldo da conta ${account.accountId}`) : 0;
+
+function mapAccountEntries(
+  account: { accountId: string },
+  page: readonly BankAccountTransaction[],
+  timeZone: string,
+  keep: ReturnType<typeof keeper>,
+) {
+  for (const tx of page) {
+    keep(`lançamento ${tx.transactionId.trim()} da conta ${account.accountId}`, () =>
+      accountTransaction(account.accountId, tx, timeZone),
+    );
+  }
+}
+
+/**
+ * A page of an account's entries as `mapSnapshot` maps them, for a sync that stages them as they arrive: none of an
+ * account whose balance cannot be read (`mapSnapshot` leaves that account out with its reason).
+ */
+export function mapAccountPage(
+  account: { accountId: string; balance: { amount: string | number } | null },
+  page: readonly BankAccountTransaction[],
+  timeZone: string,
+  skipped: SkippedRecord[],
+): ImportedTransaction[] {
+  try {
+    balanceCents(account);
+  } catch (err) {
+    if (err instanceof UnmappableRecord) return [];
+    throw err;
+  }
+  const transactions: ImportedTransaction[] = [];
+  mapAccountEntries(account, page, timeZone, keeper(transactions, skipped));
+  return transactions;
+}
+
 export interface MappedSnapshot {
   payload: OpenBankingImport;
   /** Records left out by the connector or here, each with its reason. */
@@ -327,18 +380,7 @@ export function mapSnapshot(
 ): MappedSnapshot {
   const skipped: SkippedRecord[] = [...snapshot.skipped];
   const transactions: ImportedTransaction[] = [];
-  const keep = (record: string, map: () => ImportedTransaction | string) => {
-    try {
-      const mapped = map();
-      if (typeof mapped === 'string') return skipped.push({ record, reason: mapped });
-      const { error } = importedTransaction.validate(mapped);
-      if (error) return skipped.push({ record, reason: `fora do padrão: ${error.message}`.slice(0, 300) });
-      transactions.push(mapped);
-    } catch (err) {
-      if (!(err instanceof UnmappableRecord)) throw err;
-      skipped.push({ record, reason: err.message });
-    }
-  };
+  const keep = keeper(transactions, skipped);
 
   const accounts = snapshot.accounts.flatMap((account) => {
     try {
@@ -348,9 +390,7 @@ export function mapSnapshot(
           name: `${account.brandName} ${account.number}`.trim().slice(0, 100),
           type: 'PERSONAL_BANK' as const,
           subtype: ACCOUNT_SUBTYPE[account.type] ?? account.type.slice(0, 100),
-          ...(account.balance
-            ? { balance: centsOf(account.balance.amount, `saldo da conta ${account.accountId}`) }
-            : {}),
+          ...(account.balance ? { balance: balanceCents(account) } : {}),
           logo: /^\d{3}$/.test(account.compeCode ?? '') ? account.compeCode : null,
         },
       ];
@@ -361,12 +401,7 @@ export function mapSnapshot(
   });
   const importedAccounts = new Set(accounts.map((account) => account.external_id));
   for (const account of snapshot.accounts) {
-    if (!importedAccounts.has(account.accountId)) continue;
-    for (const tx of account.transactions) {
-      keep(`lançamento ${tx.transactionId.trim()} da conta ${account.accountId}`, () =>
-        accountTransaction(account.accountId, tx, input.timeZone),
-      );
-    }
+    if (importedAccounts.has(account.accountId)) mapAccountEntries(account, account.transactions, input.timeZone, keep);
   }
 
   // a card follows the connection's first account, else (a consent of cards only) the context's default one

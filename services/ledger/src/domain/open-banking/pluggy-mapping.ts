@@ -1,6 +1,6 @@
 import { todayIn } from '@finance/shared/clock';
 import type { ImportedTransaction, OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
-import type { AggregatorSnapshot } from './aggregator.ts';
+import type { AggregatorAccount, AggregatorSnapshot, AggregatorTransaction } from './aggregator.ts';
 import { decimalToCents } from './decimal-cents.ts';
 import { UnmappableRecord } from './open-finance-mapping.ts';
 
@@ -24,6 +24,61 @@ const document = (text: string | null) => {
 };
 
 /**
+ * A page of an account's transactions as `mapPluggySnapshot` maps them (a sync stages them as they arrive): none of
+ * a card when the item has no bank account to hang it on.
+ */
+export function mapPluggyTransactions(
+  accounts: readonly AggregatorAccount[],
+  account: AggregatorAccount,
+  page: readonly AggregatorTransaction[],
+  timeZone: string,
+): ImportedTransaction[] {
+  const isCard = account.type === 'CREDIT';
+  if (isCard && !accounts.some((candidate) => candidate.type === 'BANK')) return [];
+  const dueDates = new Map(account.bills.map((bill) => [bill.id, bill.dueDate.toISOString().slice(0, 10)]));
+  const transactions: ImportedTransaction[] = [];
+  for (const tx of page) {
+    const signed = reaisToCents(tx.amountInAccountCurrency ?? tx.amount, `transação ${tx.id}`);
+    if (signed === 0) continue;
+    const cnpj = tx.merchantCnpj?.replace(/\D/g, '') ?? '';
+    const mapped: ImportedTransaction = {
+      external_id: tx.id,
+      ...(isCard ? { credit_card_external_id: account.id } : { account_external_id: account.id }),
+      amount: Math.abs(signed),
+      date: todayIn(timeZone, tx.date),
+      // a card's purchase is a positive DEBIT; an account's debit is negative
+      is_expense: tx.type === 'DEBIT',
+      title: (tx.description.trim() || 'Transação').slice(0, 255),
+      merchant_name: tx.merchantName?.slice(0, 255) ?? null,
+      merchant_cnpj: CNPJ.test(cnpj) ? cnpj : null,
+      operation_type: tx.operationType?.slice(0, 64) ?? null,
+      status: tx.status === 'PENDING' ? 'PENDING' : 'BOOKED',
+    };
+    const counterparty = document(tx.counterpartyDocument);
+    if (counterparty) mapped.counterparty_document = counterparty;
+    if (tx.installment && tx.installment.total > 1) {
+      mapped.installment = {
+        series_key:
+          `${account.id}:${tx.description.trim().toLowerCase()}:${Math.abs(signed)}:${tx.installment.total}`.slice(
+            0,
+            200,
+          ),
+        number: tx.installment.number,
+        total: tx.installment.total,
+      };
+    }
+    if (tx.currencyCode !== 'BRL' && tx.amountInAccountCurrency !== null) {
+      mapped.original_amount = String(Math.abs(tx.amount));
+      mapped.original_currency = tx.currencyCode;
+    }
+    const due = tx.billId ? dueDates.get(tx.billId) : undefined;
+    if (due) mapped.bill_due_date = due;
+    transactions.push(mapped);
+  }
+  return transactions;
+}
+
+/**
  * A Pluggy item's sync as the import payload (the same rules as Open Finance, docs/open-banking.md): cents on
  * the digits, `type` DEBIT/CREDIT as the direction (and a card's positive amount as a purchase), the booking day
  * in the context's time zone, the merchant's CNPJ, PENDING entries, installments as one series, purchases abroad
@@ -35,50 +90,9 @@ export function mapPluggySnapshot(
 ): OpenBankingImport {
   const bank = snapshot.accounts.filter((account) => account.type === 'BANK');
   const cardAccount = bank[0]?.id;
-  const transactions: ImportedTransaction[] = [];
-  for (const account of snapshot.accounts) {
-    const isCard = account.type === 'CREDIT';
-    if (isCard && !cardAccount) continue;
-    const dueDates = new Map(account.bills.map((bill) => [bill.id, bill.dueDate.toISOString().slice(0, 10)]));
-    for (const tx of account.transactions) {
-      const signed = reaisToCents(tx.amountInAccountCurrency ?? tx.amount, `transação ${tx.id}`);
-      if (signed === 0) continue;
-      const cnpj = tx.merchantCnpj?.replace(/\D/g, '') ?? '';
-      const mapped: ImportedTransaction = {
-        external_id: tx.id,
-        ...(isCard ? { credit_card_external_id: account.id } : { account_external_id: account.id }),
-        amount: Math.abs(signed),
-        date: todayIn(input.timeZone, tx.date),
-        // a card's purchase is a positive DEBIT; an account's debit is negative
-        is_expense: tx.type === 'DEBIT',
-        title: (tx.description.trim() || 'Transação').slice(0, 255),
-        merchant_name: tx.merchantName?.slice(0, 255) ?? null,
-        merchant_cnpj: CNPJ.test(cnpj) ? cnpj : null,
-        operation_type: tx.operationType?.slice(0, 64) ?? null,
-        status: tx.status === 'PENDING' ? 'PENDING' : 'BOOKED',
-      };
-      const counterparty = document(tx.counterpartyDocument);
-      if (counterparty) mapped.counterparty_document = counterparty;
-      if (tx.installment && tx.installment.total > 1) {
-        mapped.installment = {
-          series_key:
-            `${account.id}:${tx.description.trim().toLowerCase()}:${Math.abs(signed)}:${tx.installment.total}`.slice(
-              0,
-              200,
-            ),
-          number: tx.installment.number,
-          total: tx.installment.total,
-        };
-      }
-      if (tx.currencyCode !== 'BRL' && tx.amountInAccountCurrency !== null) {
-        mapped.original_amount = String(Math.abs(tx.amount));
-        mapped.original_currency = tx.currencyCode;
-      }
-      const due = tx.billId ? dueDates.get(tx.billId) : undefined;
-      if (due) mapped.bill_due_date = due;
-      transactions.push(mapped);
-    }
-  }
+  const transactions = snapshot.accounts.flatMap((account) =>
+    mapPluggyTransactions(snapshot.accounts, account, account.transactions, input.timeZone),
+  );
   const holder = document(bank[0]?.ownerDocument ?? snapshot.accounts[0]?.ownerDocument ?? null);
   return {
     connection: {

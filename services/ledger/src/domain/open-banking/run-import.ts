@@ -7,7 +7,7 @@ import type { InvestmentsImported } from '@finance/shared/queue/catalogue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { successorAccount } from '../../data-access/account-repository.ts';
 import { selectImportPayload } from '../../data-access/connection-repository.ts';
-import { importInBatches } from '../imports/import-batches.ts';
+import { batchesOf, IMPORT_BATCH, importInBatches } from '../imports/import-batches.ts';
 import type { PipelineEntry } from '../imports/import-entry.ts';
 import { connectionSource, decimalText } from '../imports/import-entry.ts';
 import { updateBackgroundJob } from '../jobs/background-jobs.ts';
@@ -22,6 +22,7 @@ import {
   splitSyncNotes,
 } from './import-payload.ts';
 import { REVOKED_MESSAGE } from './start-import.ts';
+import { dropStage, stagedBatches } from './sync-stage.ts';
 import { accountsOfConnection, type ConnectionAccount, upsertAccounts } from './upsert-accounts.ts';
 
 export interface ImportDeps {
@@ -152,10 +153,17 @@ export async function runImport(em: EntityManager, ctx: CallerContext, jobId: st
   const stored = await loadStoredPayload(em, jobId);
   const { payload: body, notes } = splitSyncNotes(stored);
   const payload = parseStoredPayload(body);
-  const imported = await importOpenBanking(em, ctx, payload, deps, { jobId, progress, listed: notes.listed });
+  const imported = await importOpenBanking(em, ctx, payload, deps, {
+    jobId,
+    progress,
+    listed: notes.listed,
+    staged: notes.staged,
+  });
   // what the connection's sync left out is the job's too (a JSON import leaves nothing out)
   const result = notes.skipped.length ? { ...imported, skipped_records: notes.skipped } : imported;
   await updateBackgroundJob(em, jobId, { state: 'completed', progress: 100, result, error: null });
+  // after the job's end: a retry before it still finds the stage
+  if (notes.staged) await dropStage(em, notes.staged.id);
   return result;
 }
 
@@ -171,7 +179,12 @@ export async function importOpenBanking(
   ctx: CallerContext,
   payload: OpenBankingImport,
   deps: ImportDeps,
-  job: { jobId: string; progress: (value: number) => Promise<void>; listed?: SyncNotes['listed'] },
+  job: {
+    jobId: string;
+    progress: (value: number) => Promise<void>;
+    listed?: SyncNotes['listed'];
+    staged?: SyncNotes['staged'];
+  },
 ): Promise<ImportResult> {
   const { progress } = job;
   const existing = await findConnectionByExternalId(em, ctx, payload.connection.id);
@@ -218,8 +231,22 @@ export async function importOpenBanking(
   await progress(55);
 
   const movements = pipelineEntries(payload.transactions, accounts, cards);
-  const transactionEntries = movements.length;
-  const entries = [...movements, ...billPaymentEntries(payload, cards)];
+  let transactionEntries = movements.length;
+  const received = payload.transactions.length + (job.staged?.count ?? 0);
+  const payments = billPaymentEntries(payload, cards);
+  const total = received + payments.length;
+  const staged = job.staged;
+  // a sync's entries read back from its stage a batch at a time, then what the payload holds
+  async function* batches() {
+    if (staged) {
+      for await (const page of stagedBatches(em, staged.id, IMPORT_BATCH)) {
+        const entries = pipelineEntries(page, accounts, cards);
+        transactionEntries += entries.length;
+        yield entries;
+      }
+    }
+    yield* batchesOf([...movements, ...payments]);
+  }
   const holder = payload.connection.holder_document;
   // the days a sync read whole: a pending or scheduled entry of its accounts missing from them was dropped
   const listed = (job.listed ?? []).flatMap((days) => {
@@ -232,8 +259,8 @@ export async function importOpenBanking(
     ctx,
     deps.billing,
     { ...connectionSource(connectionId, holder ? [holder] : []), listed },
-    entries,
-    (done) => progress(55 + Math.floor((25 * done) / Math.max(entries.length, 1))),
+    batches(),
+    (done) => progress(55 + Math.floor((25 * done) / Math.max(total, 1))),
   );
   await progress(80);
 
@@ -251,11 +278,11 @@ export async function importOpenBanking(
     accounts: { received: payload.accounts.length, ...accountCounts },
     credit_cards: { received: payload.credit_cards.length, created: cardResult.created, updated: cardResult.updated },
     transactions: {
-      received: payload.transactions.length,
+      received,
       created: outcome.created.length,
       updated: outcome.updated.length,
       duplicates: outcome.duplicates,
-      skipped: payload.transactions.length - transactionEntries + outcome.skipped.length,
+      skipped: received - transactionEntries + outcome.skipped.length,
       categorized: outcome.categorized,
       reconciled: outcome.reconciled,
       reconciliation_suggestions: outcome.reconciliation_suggestions,

@@ -1,9 +1,14 @@
 import { addDays, todayUtc } from '@finance/shared/calendar';
 import { now, todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
-import type { OpenBankingImport } from '@finance/shared/contracts/ledger/open-banking';
+import {
+  type ImportedTransaction,
+  importedTransaction,
+  type OpenBankingImport,
+} from '@finance/shared/contracts/ledger/open-banking';
 import { newId } from '@finance/shared/db/base-entity';
 import { contextKey, contextRef } from '@finance/shared/db/context-scope';
+import { joiMessagesPt } from '@finance/shared/http/joi-messages';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import { recordEvent, recordJob } from '@finance/shared/queue/outbox';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -19,11 +24,12 @@ import { MAX_WAIT_MS } from '../../data-access/open-finance/institution-http.ts'
 import { IMPORT_KIND } from '../jobs/background-jobs.ts';
 import { contextTimeZone } from '../preferences/personal-config.ts';
 import { BankError, type SkippedRecord } from './bank-connector.ts';
-import { parseStoredPayload, type SyncNotes, withSyncNotes } from './import-payload.ts';
+import { ImportRejected, parseStoredPayload, type SyncNotes, withSyncNotes } from './import-payload.ts';
 import { type OpenFinance, PLUGGY } from './open-finance.ts';
-import { mapSnapshot } from './open-finance-mapping.ts';
-import { mapPluggySnapshot } from './pluggy-mapping.ts';
+import { mapAccountPage, mapSnapshot } from './open-finance-mapping.ts';
+import { mapPluggySnapshot, mapPluggyTransactions } from './pluggy-mapping.ts';
 import { enqueueImport } from './start-import.ts';
+import { SyncStage } from './sync-stage.ts';
 
 export const SYNC_JOB = 'open-banking.sync';
 /** The first sync reads 12 months back; later ones from a little before the last (entries booked late). */
@@ -82,18 +88,35 @@ async function handOver(
   ctx: CallerContext,
   connection: ConnectionRow,
   mapped: { payload: OpenBankingImport; skipped: SkippedRecord[]; listed: SyncNotes['listed'] },
+  stage: SyncStage,
   resealedToken: string | null,
 ): Promise<void> {
-  // the payload goes through the public schema of the JSON import: one rule for what an import may hold
-  const payload = parseStoredPayload(mapped.payload);
+  // the entries wait in the stage, the rest goes through the public schema of the JSON import: one rule for what
+  // an import may hold (each entry was checked against it as it was mapped)
+  await stage.add(mapped.payload.transactions);
+  const payload = parseStoredPayload({ ...mapped.payload, transactions: [] });
+  const staged = await stage.close();
   await em.transactional(async (tx) => {
     const importJobId = await enqueueImport(tx, ctx, {
       kind: IMPORT_KIND,
-      payload: withSyncNotes(payload, mapped),
+      payload: withSyncNotes(payload, { ...mapped, staged }),
       connectionId: payload.connection.id,
     });
     await finishSync(tx, connection.id, { importJobId, error: null, resealedToken, skipped: mapped.skipped });
   });
+}
+
+/** Staged entries are the import's as the JSON import's schema allows them, as its payload was (one rule). */
+function checkedEntries(entries: ImportedTransaction[]): ImportedTransaction[] {
+  for (const entry of entries) {
+    const { error } = importedTransaction.validate(entry, {
+      messages: joiMessagesPt,
+      errors: { wrap: { label: false } },
+    });
+    if (error)
+      throw new ImportRejected(`Importação inválida: transação ${entry.external_id}: ${error.message}`.slice(0, 400));
+  }
+  return entries;
 }
 
 /** A Pluggy item's sync: an item Pluggy no longer has ends the connection; else the same hand-over. */
@@ -102,6 +125,7 @@ async function syncPluggyItem(
   openFinance: OpenFinance,
   ctx: CallerContext,
   connection: ConnectionRow,
+  stage: SyncStage,
   relaySoon: () => void,
 ): Promise<SyncOutcome> {
   const pluggy = openFinance.pluggy;
@@ -116,14 +140,19 @@ async function syncPluggyItem(
   const since = connection.last_synced_at
     ? addDays(todayUtc(new Date(connection.last_synced_at)), -OVERLAP_DAYS)
     : earliest;
-  const snapshot = await pluggy.fetchSnapshot(connection.consent_id, [since, earliest].sort()[1]);
   const timeZone = await contextTimeZone(em, ctx);
+  const snapshot = await pluggy.fetchSnapshot(
+    connection.consent_id,
+    [since, earliest].sort()[1],
+    async (account, page, accounts) =>
+      stage.add(checkedEntries(mapPluggyTransactions(accounts, account, page, timeZone))),
+  );
   const payload = mapPluggySnapshot(snapshot, {
     connectionId: connection.external_id,
     timeZone,
     today: todayIn(timeZone),
   });
-  await handOver(em, ctx, connection, { payload, skipped: [], listed: [] }, null);
+  await handOver(em, ctx, connection, { payload, skipped: [], listed: [] }, stage, null);
   relaySoon();
   return 'synced';
 }
@@ -178,8 +207,12 @@ export async function syncConnection(
   const fail = async (err: unknown) => {
     await finishSync(em, connection.id, { importJobId: null, error: syncError(err), resealedToken: null });
   };
+  await SyncStage.sweep(em);
+  const stage = new SyncStage(em);
   try {
-    if (connection.institution_id === PLUGGY) return await syncPluggyItem(em, openFinance, ctx, connection, relaySoon);
+    if (connection.institution_id === PLUGGY) {
+      return await syncPluggyItem(em, openFinance, ctx, connection, stage, relaySoon);
+    }
     const institution = openFinance.institutions().find((candidate) => candidate.id === connection.institution_id);
     if (!institution || !connection.consent_id || !connection.refresh_token) {
       await fail(new BankError('refused', 'instituição não configurada'));
@@ -209,14 +242,17 @@ export async function syncConnection(
         within(addDays(day, -OVERLAP_DAYS)),
       ]),
     );
+    const timeZone = await contextTimeZone(em, ctx);
+    // what the account lists leave out, page by page
+    const pageSkipped: SkippedRecord[] = [];
     const snapshot = await openFinance.connector.fetchSnapshot(institution, {
       consentId: connection.consent_id,
       refreshToken,
       from: within(since),
       to: today,
       openSince,
+      onAccountEntries: (account, page) => stage.add(mapAccountPage(account, page, timeZone, pageSkipped)),
     });
-    const timeZone = await contextTimeZone(em, ctx);
     const mapped = mapSnapshot(snapshot, {
       connectionId: connection.external_id,
       institution: connection.institution,
@@ -225,10 +261,19 @@ export async function syncConnection(
       holderDocument: connection.holder_document ? openFinance.secrets.open(connection.holder_document) : undefined,
     });
     const stale = openFinance.secrets.isStale(connection.refresh_token);
-    await handOver(em, ctx, connection, mapped, stale ? openFinance.secrets.seal(refreshToken) : null);
+    await handOver(
+      em,
+      ctx,
+      connection,
+      { ...mapped, skipped: [...mapped.skipped, ...pageSkipped] },
+      stage,
+      stale ? openFinance.secrets.seal(refreshToken) : null,
+    );
     relaySoon();
     return 'synced';
   } catch (err) {
+    // a stage that cannot be deleted now is swept by age
+    await stage.discard().catch(() => undefined);
     await fail(err);
     if (err instanceof BankError && err.retryAfterMs !== undefined && err.retryAfterMs > MAX_WAIT_MS) {
       throw new RetryLater(err.retryAfterMs);
