@@ -23,6 +23,9 @@ export class SyncStage {
   readonly id = newId();
   private pending: ImportedTransaction[] = [];
   private written = 0;
+  /** The stage's writes, one after the other, while the sync reads on; the first failure fails the sync. */
+  private writing: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
   private readonly em: EntityManager;
 
   constructor(em: EntityManager) {
@@ -34,18 +37,17 @@ export class SyncStage {
     await deleteAbandonedStages(em, ABANDONED_DAYS);
   }
 
-  get count(): number {
-    return this.written + this.pending.length;
-  }
-
   async add(entries: readonly ImportedTransaction[]): Promise<void> {
+    if (this.failure) throw this.failure;
     for (const entry of entries) this.pending.push(entry);
-    if (this.pending.length >= STAGE_WRITE) await this.flush();
+    if (this.pending.length >= STAGE_WRITE) this.writeBehind();
   }
 
   /** Everything added is written and numbered in the order the import reads it. */
   async close(): Promise<{ id: string; count: number }> {
-    await this.flush();
+    this.writeBehind();
+    await this.writing;
+    if (this.failure) throw this.failure;
     await orderStagedEntries(this.em, this.id);
     return { id: this.id, count: this.written };
   }
@@ -53,14 +55,22 @@ export class SyncStage {
   /** The sync failed: what it staged goes. */
   async discard(): Promise<void> {
     this.pending = [];
+    await this.writing;
     await deleteStagedEntries(this.em, this.id);
   }
 
-  private async flush(): Promise<void> {
+  /** Writes what is pending after the writes before it, without waiting (the next page is read meanwhile). */
+  private writeBehind(): void {
     const entries = this.pending;
+    if (entries.length === 0) return;
     this.pending = [];
-    await insertStagedEntries(this.em, this.id, this.written, entries);
+    const from = this.written;
     this.written += entries.length;
+    this.writing = this.writing.then(() =>
+      insertStagedEntries(this.em, this.id, from, entries).catch((err: unknown) => {
+        this.failure ??= err;
+      }),
+    );
   }
 }
 
