@@ -3,7 +3,7 @@ import type { CallerContext } from '@finance/shared/context/signed-context';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { holderOf } from './entry-rows.ts';
 import { importEntries } from './import-entries.ts';
-import type { ImportSource, PipelineEntry, PipelineOutcome } from './import-entry.ts';
+import { emptyOutcome, type ImportSource, type PipelineEntry, type PipelineOutcome } from './import-entry.ts';
 
 /** Entries the pipeline writes in one transaction: what a large import holds at once, and a crash loses at most. */
 export const IMPORT_BATCH = 2000;
@@ -55,16 +55,7 @@ export async function importInBatches(
   afterBatch: (done: number) => Promise<void>,
 ): Promise<PipelineOutcome> {
   const arrived: NonNullable<ImportSource['arrived']> = [];
-  let outcome: PipelineOutcome = {
-    created: [],
-    updated: [],
-    duplicates: 0,
-    skipped: [],
-    categorized: 0,
-    reconciled: 0,
-    removed: [],
-    reconciliation_suggestions: 0,
-  };
+  let outcome = emptyOutcome();
   let done = 0;
   for await (const batch of batches) {
     if (batch.length === 0) continue;

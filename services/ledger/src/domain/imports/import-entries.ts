@@ -45,6 +45,7 @@ import { recordTransactionChanges } from '../transactions/record-changes.ts';
 import { BILL_PAYMENT_WINDOW_DAYS, isPaymentLine, pairBillPayments } from './bill-payments.ts';
 import { type BillPlan, bankFields, billKeyOf, entryRows, holderOf, paidAtOf } from './entry-rows.ts';
 import {
+  emptyOutcome,
   type ImportSource,
   type PipelineEntry,
   type PipelineOutcome,
@@ -166,16 +167,7 @@ export async function importEntries(
   /** What the caller records of this import, committed with it (a statement's count of entries done). */
   alongside?: (tx: EntityManager, outcome: PipelineOutcome) => Promise<void>,
 ): Promise<PipelineOutcome> {
-  const outcome: PipelineOutcome = {
-    created: [],
-    updated: [],
-    duplicates: 0,
-    skipped: [],
-    categorized: 0,
-    reconciled: 0,
-    reconciliation_suggestions: 0,
-    removed: [],
-  };
+  const outcome = emptyOutcome();
   if (entries.length === 0 && !source.listed?.length) return outcome;
   const holders = [...new Set(entries.map(holderOf))];
   return withCurrentCalendars(async () => {

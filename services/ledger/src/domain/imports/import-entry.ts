@@ -78,6 +78,18 @@ export interface PipelineOutcome {
   reconciliation_suggestions: number;
 }
 
+/** The outcome of importing nothing. */
+export const emptyOutcome = (): PipelineOutcome => ({
+  created: [],
+  updated: [],
+  duplicates: 0,
+  skipped: [],
+  categorized: 0,
+  reconciled: 0,
+  reconciliation_suggestions: 0,
+  removed: [],
+});
+
 export const SKIPPED_DELETED = 'lançamento excluído pelo usuário; uma nova importação não o recria';
 /** Entries whose account or card was deleted before the import wrote them (docs/decisions.md §9). */
 export const SKIPPED_ACCOUNT_DELETED = 'conta excluída antes da importação; seus lançamentos não são importados';
