@@ -3,7 +3,7 @@ import { QUEUES } from '@finance/shared/queue/catalogue';
 import { parse } from 'yaml';
 
 interface WorkerValues {
-  groups?: Record<string, { queues?: string[] }> | null;
+  groups?: Record<string, { queues?: string[]; env?: Record<string, string> }> | null;
   keda: { queues: string[] };
 }
 
@@ -31,4 +31,12 @@ describe('Helm chart worker queues', () => {
       expect([...worker.keda.queues].sort()).toEqual(queuesOf(service));
     },
   );
+
+  it('when the chart runs the statement-file worker, then its pods alone hold their heap within 15 % of their live data', () => {
+    const groups = Object.values(values.services).flatMap((service) => Object.values(service.worker?.groups ?? {}));
+    const tuned = groups.filter((group) => group.env?.HEAP_GROWING_PERCENT !== undefined);
+    expect(tuned).toEqual([
+      expect.objectContaining({ queues: [QUEUES.statementFiles], env: { HEAP_GROWING_PERCENT: '15' } }),
+    ]);
+  });
 });

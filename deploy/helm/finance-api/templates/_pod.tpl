@@ -54,6 +54,10 @@ spec:
         - name: WORKER_QUEUES
           value: {{ join "," . | quote }}
         {{- end }}
+        {{- range $name, $value := $w.env }}
+        - name: {{ $name }}
+          value: {{ $value | quote }}
+        {{- end }}
         {{- end }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "DATABASE_URL") | nindent 8 }}
         {{- include "finance-api.secretEnv" (dict "root" $root "key" "REDIS_URL") | nindent 8 }}
