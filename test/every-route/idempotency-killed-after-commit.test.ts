@@ -17,6 +17,8 @@ interface Step {
   body?: (ids: Ids) => unknown;
   /** A statement file, sent as the body with its media type. */
   file?: string;
+  /** Waits until the request will write (what an earlier step set going is done). */
+  ready?: (ids: Ids, sql: TestStack['sql']) => Promise<unknown>;
 }
 
 const STATEMENT_CSV = 'Data,Valor,Identificador,Descrição\n02/03/2026,-12.50,k-1,Padaria\n';
@@ -218,6 +220,15 @@ const STEPS: Step[] = [
   {
     route: 'POST /v1/open-banking/connections/:id/sync',
     path: (ids) => `/v1/open-banking/connections/${ids.pluggy}/sync`,
+    // the item's sync started: while it is still queued, a request coalesces with it and writes nothing
+    ready: (ids, sql) =>
+      waitFor(async () => {
+        const [row] = await sql<{ queued: boolean }>(
+          'select sync_queued_at is not null as queued from ledger.connections where id = $1',
+          [ids.pluggy],
+        );
+        return !row.queued;
+      }),
   },
   { route: 'DELETE /v2/goals/:id/values/:valueId', path: (ids) => `/v2/goals/${ids.goal}/values/${ids.goalValue}` },
   { route: 'DELETE /v2/goals/:id', path: (ids) => `/v2/goals/${ids.goal}` },
@@ -369,6 +380,7 @@ describe('idempotency: every write route, its service killed right after its com
           rawBody: step.file,
           headers: { 'idempotency-key': key, ...(step.file ? { 'content-type': 'text/csv' } : {}) },
         });
+      await step.ready?.(ids, stack.sql.bind(stack));
       const first = await send();
       idempotencyTestHooks.afterCommit = undefined;
       if (WRITES_ELSEWHERE.has(name)) expect(first.status).toBe(200);
