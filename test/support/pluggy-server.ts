@@ -16,6 +16,8 @@ export class PluggyServer {
   private readonly tokens = new Map<string, { clientUserId: string | null; webhookUrl: string | null }>();
   private readonly items = new Map<string, { clientUserId: string | null }>();
   private readonly apiKeys = new Set<string>();
+  /** Transactions added to an account beyond its fixed ones, by account id. */
+  private readonly added = new Map<string, Array<ReturnType<typeof transaction>>>();
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -47,6 +49,12 @@ export class PluggyServer {
   /** The customer removes the item at Pluggy. */
   removeItem(id: string): void {
     this.items.delete(id);
+  }
+
+  /** Another transaction of the item's bank account (fields as Pluggy's `Transaction`), listed after the fixed ones. */
+  addBankTransaction(itemId: string, id: string, fields: Record<string, unknown>): void {
+    const accountId = `${itemId}-bank`;
+    this.added.set(accountId, [...(this.added.get(accountId) ?? []), transaction(accountId, id, fields)]);
   }
 
   hasItem(id: string): boolean {
@@ -102,7 +110,7 @@ export class PluggyServer {
       return this.send(res, 200, page(accountId.endsWith('-card') ? bills(accountId) : []));
     if (url.pathname === '/v2/transactions' && accountId) {
       // a cursor page of 10: `next` names the last id given
-      const all = transactionsOf(accountId);
+      const all = [...transactionsOf(accountId), ...(this.added.get(accountId) ?? [])];
       const after = url.searchParams.get('after');
       const start = after ? all.findIndex((tx) => tx.id === after) + 1 : 0;
       const results = all.slice(start, start + 10);

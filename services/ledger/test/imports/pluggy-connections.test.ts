@@ -116,6 +116,36 @@ describe('Pluggy connections', () => {
     expect(second.job.result.transactions.created).toBe(0);
   });
 
+  it('when Pluggy sends a transaction the import cannot take, then that sync fails naming it, nothing of it is imported and nothing stays staged', async () => {
+    const owner = await stack.tenant();
+    const created = await owner.api.post('/v1/open-banking/connections', { institution_id: 'pluggy' });
+    const itemId = pluggy.itemFor(created.body.connect_token);
+    // R$ 200 bilhões: past the largest amount an entry may hold
+    pluggy.addBankTransaction(itemId, 'enorme', {
+      date: new Date().toISOString(),
+      type: 'CREDIT',
+      amount: 200_000_000_000,
+    });
+    expect(
+      (await owner.api.post(`/v1/open-banking/connections/${created.body.id}/item`, { item_id: itemId })).status,
+    ).toBe(200);
+    const failed = await waitFor(async () => {
+      const connection = (await owner.api.get(`/v1/open-banking/connections/${created.body.id}`)).body;
+      return connection.last_sync_error ? connection : false;
+    });
+    expect(failed.last_sync_error).toMatch(/^Dados da instituição recusados: .*enorme/);
+    expect(failed.last_import_job_id).toBeNull();
+    const [{ n }] = await stack.sql<{ n: string }>(
+      'select count(*) as n from ledger.transactions where connection_id = $1',
+      [created.body.id],
+    );
+    expect(Number(n)).toBe(0);
+    const [{ staged }] = await stack.sql<{ staged: string }>(
+      'select count(*) as staged from ledger.sync_staged_entries',
+    );
+    expect(Number(staged)).toBe(0);
+  });
+
   it('when an item of another connection or unknown to Pluggy is sent, then 404 and the connection still waits; another context gets 404', async () => {
     const created = await tenant.api.post('/v1/open-banking/connections', { institution_id: 'pluggy' });
     for (const item of [pluggy.foreignItem(), 'item-inexistente']) {

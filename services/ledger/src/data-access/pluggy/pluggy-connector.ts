@@ -70,63 +70,62 @@ export function pluggyConnector(options: {
       }
     },
     async fetchSnapshot(itemId, from, onTransactions): Promise<AggregatorSnapshot> {
-      return call(async () => {
-        const pluggy = await api();
-        const item = await pluggy.fetchItem(itemId);
-        const accounts: AggregatorSnapshot['accounts'] = [];
-        for (const account of (await pluggy.fetchAccounts(itemId)).results) {
-          const bills =
-            account.type === 'CREDIT'
-              ? (await pluggy.fetchCreditCardBills(account.id, { pageSize: PAGE_SIZE })).results
-              : [];
-          accounts.push({
-            id: account.id,
-            type: account.type,
-            subtype: account.subtype,
-            name: account.marketingName ?? account.name,
-            number: account.number,
-            balance: account.balance,
-            ownerDocument: account.taxNumber ?? null,
-            creditLimit: account.creditData?.creditLimit ?? null,
-            availableCreditLimit: account.creditData?.availableCreditLimit ?? null,
-            bills: bills.map((bill) => ({
-              id: bill.id,
-              dueDate: new Date(bill.dueDate),
-              closingDate: bill.billClosingDate ? new Date(bill.billClosingDate) : null,
-              payments: (bill.payments ?? []).map((payment) => ({
-                id: payment.id,
-                date: new Date(payment.paymentDate),
-                amount: payment.amount,
-              })),
+      // Pluggy's calls only: what the sink throws (an entry the import refuses, its stage's write) is its own
+      const pluggy = await call(api);
+      const item = await call(() => pluggy.fetchItem(itemId));
+      const accounts: AggregatorSnapshot['accounts'] = [];
+      for (const account of (await call(() => pluggy.fetchAccounts(itemId))).results) {
+        const bills =
+          account.type === 'CREDIT'
+            ? (await call(() => pluggy.fetchCreditCardBills(account.id, { pageSize: PAGE_SIZE }))).results
+            : [];
+        accounts.push({
+          id: account.id,
+          type: account.type,
+          subtype: account.subtype,
+          name: account.marketingName ?? account.name,
+          number: account.number,
+          balance: account.balance,
+          ownerDocument: account.taxNumber ?? null,
+          creditLimit: account.creditData?.creditLimit ?? null,
+          availableCreditLimit: account.creditData?.availableCreditLimit ?? null,
+          bills: bills.map((bill) => ({
+            id: bill.id,
+            dueDate: new Date(bill.dueDate),
+            closingDate: bill.billClosingDate ? new Date(bill.billClosingDate) : null,
+            payments: (bill.payments ?? []).map((payment) => ({
+              id: payment.id,
+              date: new Date(payment.paymentDate),
+              amount: payment.amount,
             })),
-            transactions: [],
-          });
-        }
-        for (const account of accounts) {
-          // the cursor pages of /v2/transactions, one held at a time
-          let after: string | undefined;
-          do {
-            const page = await pluggy.fetchTransactionsCursor(account.id, {
-              dateFrom: from,
-              ...(after ? { after } : {}),
-            });
-            const transactions = page.results.map(transactionOf);
-            if (onTransactions) await onTransactions(account, transactions, accounts);
-            else account.transactions.push(...transactions);
-            after = page.next ? (new URL(page.next, options.apiUrl).searchParams.get('after') ?? undefined) : undefined;
-          } while (after);
-        }
-        const investments = (await pluggy.fetchInvestments(itemId, undefined, { pageSize: PAGE_SIZE })).results.map(
-          (position) => ({
-            id: position.id,
-            name: position.name,
-            type: position.type,
-            subtype: position.subtype,
-            balance: position.balance,
-          }),
-        );
-        return { accounts, investments, institution: item.connector.name };
-      });
+          })),
+          transactions: [],
+        });
+      }
+      for (const account of accounts) {
+        // the cursor pages of /v2/transactions, one held at a time
+        let after: string | undefined;
+        do {
+          const cursor = after;
+          const page = await call(() =>
+            pluggy.fetchTransactionsCursor(account.id, { dateFrom: from, ...(cursor ? { after: cursor } : {}) }),
+          );
+          const transactions = page.results.map(transactionOf);
+          if (onTransactions) await onTransactions(account, transactions, accounts);
+          else account.transactions.push(...transactions);
+          after = page.next ? (new URL(page.next, options.apiUrl).searchParams.get('after') ?? undefined) : undefined;
+        } while (after);
+      }
+      const investments = (
+        await call(() => pluggy.fetchInvestments(itemId, undefined, { pageSize: PAGE_SIZE }))
+      ).results.map((position) => ({
+        id: position.id,
+        name: position.name,
+        type: position.type,
+        subtype: position.subtype,
+        balance: position.balance,
+      }));
+      return { accounts, investments, institution: item.connector.name };
     },
     async deleteItem(itemId) {
       try {

@@ -207,9 +207,9 @@ export async function syncConnection(
   const fail = async (err: unknown) => {
     await finishSync(em, connection.id, { importJobId: null, error: syncError(err), resealedToken: null });
   };
-  await SyncStage.sweep(em);
   const stage = new SyncStage(em);
   try {
+    await SyncStage.sweep(em);
     if (connection.institution_id === PLUGGY) {
       return await syncPluggyItem(em, openFinance, ctx, connection, stage, relaySoon);
     }
