@@ -103,6 +103,38 @@ describe('account deletion racing writes to the account', () => {
     expect(row.deleted_at).not.toBeNull();
   });
 
+  it('when the outbox job moves the cards before the deletion’s own call to billing, then the answer still names each moved card', async () => {
+    const owner = await stack.tenant();
+    const kept = (await owner.api.post('/v1/accounts', { name: 'Fica', logo: '341' })).body.id;
+    const doomed = (await owner.api.post('/v1/accounts', { name: 'Sai', logo: '341' })).body.id;
+    const card = (
+      await owner.api.post('/v1/credit-cards', {
+        name: 'Cartão',
+        account_id: doomed,
+        closing_date: 5,
+        expiring_date: 12,
+      })
+    ).body.id;
+    // the card's row held, so billing's move waits; then moved as the outbox's job would move it, first
+    await side.query('begin');
+    await side.query('select id from billing.credit_cards where id = $1 for update', [card]);
+    const deleting = owner.api.delete(`/v1/accounts/${doomed}`);
+    await waitFor(
+      async () =>
+        (
+          await stack.sql<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%update credit_cards%'`,
+          )
+        )[0].n > 0,
+    );
+    await side.query('update billing.credit_cards set account_id = $1 where id = $2', [kept, card]);
+    await side.query('commit');
+    const deleted = await deleting;
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.movedCreditCards).toEqual([{ id: card, account_id: kept }]);
+    expect((await owner.api.get(`/v1/credit-cards/${card}`)).body.account_id).toBe(kept);
+  });
+
   const liveOnCard = async (cardId: string) =>
     (
       await stack.sql<{ n: number }>(

@@ -60,7 +60,11 @@ export async function deleteAccount(em: EntityManager, billing: BillingLedgerCli
   });
   if (!successor) return planned;
   try {
-    return { ...planned, movedCreditCards: await moveCardsInBilling(billing, ctx, id, successor) };
+    const moved = await moveCardsInBilling(billing, ctx, id, successor);
+    // the outbox's job may have moved some first: those are in the plan, the call's answer adds any linked since
+    const going = planned.movedCreditCards;
+    const added = moved.filter((card) => !going.some((other) => other.id === card.id));
+    return { ...planned, movedCreditCards: [...going, ...added] };
   } catch {
     return planned;
   }
