@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { type EntitySchema, MikroORM, type Options } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { trackPoolClients } from './copy-in.ts';
 import { ensureDatabase } from './ensure-database.ts';
 import { IdempotencySubscriber } from './idempotency-records.ts';
 
@@ -41,6 +42,8 @@ export async function initOrm(options: OrmOptions): Promise<MikroORM> {
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax ?? 10 },
     driverOptions: {
+      // a bulk write's COPY runs on its transaction's own connection (copy-in.ts)
+      onPoolCreated: trackPoolClients,
       options: sessionOptions(options.schema),
       application_name: `finance-${options.schema}`,
     },

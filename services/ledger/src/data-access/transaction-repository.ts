@@ -4,6 +4,7 @@ import { contextSql } from '@finance/shared/db/context-scope';
 import { runPrepared, runSql } from '@finance/shared/db/sql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type ChangedRow, changedColumns } from './changed-rows-sql.ts';
+import { copyTransactions } from './copy-transactions.ts';
 import { splitsJsonSql } from './split-json.ts';
 import { countsInTotals } from './totals-currency.ts';
 import { ENTRY_COLUMNS, type NewTransaction, type TransactionRow, VIEWED_COLUMNS } from './transaction-columns.ts';
@@ -74,10 +75,31 @@ export async function insertReturningRows(em: EntityManager, rows: NewTransactio
   return selectTransactions(em, insertSql(SELECT_COLUMNS), [JSON.stringify(rows)]);
 }
 
-/** The same insert handing back what the rows' events and the caller need (imports of thousands of rows). */
-export async function insertReturningChanged(em: EntityManager, rows: NewTransaction[]) {
-  if (rows.length === 0) return [];
-  return runSql<ChangedRow & { paid: boolean }>(em, insertSql(`${changedColumns()}, t.paid`), [JSON.stringify(rows)]);
+/**
+ * The rows of an import, handing back what their events and the caller need, in their order: the rows of a series
+ * or transfer by the insert (a pair already taken is skipped), the rest (nearly all) by COPY inside the same
+ * transaction: a statement's batch of 2,000 rows in 87 ms against the insert's 148 (docs/performance.md).
+ */
+export async function insertReturningChanged(
+  em: EntityManager,
+  rows: NewTransaction[],
+): Promise<Array<ChangedRow & { paid: boolean }>> {
+  const paired = rows.filter((row) => row.connected_transaction_id !== null);
+  const inserted = paired.length
+    ? await runSql<ChangedRow & { paid: boolean }>(em, insertSql(`${changedColumns()}, t.paid`), [
+        JSON.stringify(paired),
+      ])
+    : [];
+  await copyTransactions(
+    em,
+    rows.filter((row) => row.connected_transaction_id === null),
+  );
+  const byId = new Map(inserted.map((row) => [row.id, row]));
+  return rows.flatMap((row) => {
+    if (row.connected_transaction_id !== null) return byId.get(row.id) ?? [];
+    const { id, date, amount, is_expense, category_id, subcategory_id, type, paid } = row;
+    return [{ id, date, amount, is_expense, category_id, subcategory_id, type, splits: null, paid }];
+  });
 }
 
 /** An outbox row written by the same statement as the change it announces. */
