@@ -1,6 +1,6 @@
 import type { BankCardTransaction, BankSnapshot } from '../../src/domain/open-banking/bank-connector.ts';
 import { parseStoredPayload } from '../../src/domain/open-banking/import-payload.ts';
-import { mapSnapshot } from '../../src/domain/open-banking/open-finance-mapping.ts';
+import { mapCard, mapSnapshot } from '../../src/domain/open-banking/open-finance-mapping.ts';
 
 const brl = (amount: string) => ({ amount, currency: 'BRL' });
 const accountTx = (id: string, fields: Partial<BankSnapshot['accounts'][number]['transactions'][number]> = {}) => ({
@@ -380,6 +380,25 @@ describe('mapping an Open Finance sync to the import payload', () => {
     );
     expect(cardsOnly.payload.credit_cards[0]).not.toHaveProperty('account_external_id');
     expect(cardsOnly.payload.transactions.filter((t) => t.credit_card_external_id).length).toBeGreaterThan(5);
+  });
+
+  it('then cards mapped one at a time as a sync reads them give the same cards, entries and reasons as the whole snapshot', () => {
+    const input = {
+      connectionId: 'conn-1',
+      institution: 'Banco Sandbox',
+      timeZone: 'America/Sao_Paulo',
+      today: '2026-03-12',
+      holderDocument: '76109277673',
+    };
+    const cardSkipped: Array<{ record: string; reason: string }> = [];
+    const read = snapshot.cards.map((card) => mapCard(card, input, cardSkipped));
+    const streamed = mapSnapshot({ ...snapshot, cards: [] }, { ...input, cards: read.map((card) => card.card) });
+    expect(streamed.payload.credit_cards).toEqual(payload.credit_cards);
+    expect([...streamed.payload.transactions, ...read.flatMap((card) => card.transactions)]).toEqual(
+      payload.transactions,
+    );
+    expect([...streamed.skipped, ...cardSkipped]).toEqual(skipped);
+    expect(read.flatMap((card) => card.transactions).length).toBeGreaterThan(5);
   });
 
   it('then each position gets the day’s balance as its snapshot', () => {

@@ -370,8 +370,9 @@ export function openFinanceConnector(options: ConnectorOptions): BankConnector {
               list<BankCardTransaction>(recent, cardTransactionSchema, `lançamento do cartão ${cardId}`),
             )) ?? []
           ).filter((tx) => !tx.billId || !read.has(tx.billId.trim()));
-          const total = cardLimit(limits);
-          cards.push({ ...card, creditCardAccountId: cardId, ...total, bills, open });
+          const whole = { ...card, creditCardAccountId: cardId, ...cardLimit(limits), bills, open };
+          if (input.onCardRead) await input.onCardRead(whole);
+          else cards.push(whole);
         }
       }
 

@@ -62,6 +62,11 @@ export interface SnapshotRequest {
     account: { accountId: string; balance: Money | null },
     page: BankAccountTransaction[],
   ) => Promise<void>;
+  /**
+   * Each card once read whole (its bills with their entries, and its list): when given, the snapshot holds no card,
+   * so a sync holds one card's year at a time.
+   */
+  onCardRead?: (card: BankSnapshot['cards'][number]) => Promise<void>;
 }
 
 /** An amount as institutions send it: the documents' decimal text, sometimes with a comma, or a JSON number. */

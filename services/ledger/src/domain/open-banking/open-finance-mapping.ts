@@ -349,6 +349,73 @@ export function mapAccountPage(
   return transactions;
 }
 
+/**
+ * One card as `mapSnapshot` maps it, for a sync that stages each card's entries once the card is read: its record
+ * (the account it follows is set by `mapSnapshot`) and its entries, from its bills and its list.
+ */
+export function mapCard(
+  card: BankSnapshot['cards'][number],
+  input: { timeZone: string; today: string },
+  skipped: SkippedRecord[],
+): { card: ImportedCreditCard; transactions: ImportedTransaction[] } {
+  const transactions: ImportedTransaction[] = [];
+  const keep = keeper(transactions, skipped);
+  const bills = billPayments(card, skipped);
+  const latestDue = bills
+    .map((bill) => bill.due_date)
+    .sort()
+    .at(-1);
+  const imported: ImportedCreditCard = {
+    external_id: card.creditCardAccountId,
+    name: card.name.trim().slice(0, 100) || card.brandName.slice(0, 100),
+    closing_day: closingDayOf(card),
+    due_day: latestDue ? Number(latestDue.slice(8, 10)) : 10,
+    limit: card.limit ? Math.max(0, centsOfOrZero(card.limit.amount)) : 0,
+    available_limit: card.available ? centsOfOrZero(card.available.amount) : null,
+    bills,
+  };
+  const reported = bills.flatMap((bill) => bill.payments);
+  // the card's own line of a payment its bills report is that payment: the bills' payments carry it
+  const paidAlready = (tx: BankCardTransaction) => {
+    const amount = cardCents(tx);
+    const date = bookingDay(tx.transactionDateTime, input.timeZone);
+    return reported.some((p) => p.amount === amount && Math.abs(daysBetween(p.date, date)) <= BILL_PAYMENT_WINDOW_DAYS);
+  };
+  // an entry listed twice in one list (or in a bill and the card's list) is one entry; in two bills, two
+  const listed = new Set<string>();
+  const once = (tx: BankCardTransaction, bill: string | null) => {
+    const identity = JSON.stringify([
+      tx.transactionId.trim(),
+      tx.brazilianAmount.amount,
+      tx.transactionDateTime,
+      tx.chargeIdentificator ?? null,
+      tx.transactionName,
+      bill,
+    ]);
+    if (listed.has(identity)) return false;
+    listed.add(identity);
+    return true;
+  };
+  const openDueDate = addMonthsClamped(latestDue ?? input.today, 1);
+  const record = (tx: BankCardTransaction) =>
+    `lançamento ${tx.transactionId.trim()} do cartão ${card.creditCardAccountId}`;
+  const entry = (tx: BankCardTransaction, dueDate: string | null) => () =>
+    isCardPayment(tx) && paidAlready(tx)
+      ? 'pagamento da fatura, já informado nos pagamentos da fatura'
+      : cardTransaction(card.creditCardAccountId, tx, dueDate, openDueDate, input.timeZone);
+  for (const bill of card.bills) {
+    const dueDate = documentDayOrNull(bill.dueDate);
+    const before = transactions.length;
+    for (const tx of bill.transactions) if (once(tx, bill.billId)) keep(record(tx), entry(tx, dueDate));
+    if (dueDate) {
+      for (const charge of financeCharges(card.creditCardAccountId, bill, dueDate, transactions.slice(before)))
+        transactions.push(charge);
+    }
+  }
+  for (const tx of card.open) if (once(tx, null)) keep(record(tx), entry(tx, null));
+  return { card: imported, transactions };
+}
+
 export interface MappedSnapshot {
   payload: OpenBankingImport;
   /** Records left out by the connector or here, each with its reason. */
@@ -376,7 +443,15 @@ export interface ListedDays {
  */
 export function mapSnapshot(
   snapshot: BankSnapshot,
-  input: { connectionId: string; institution: string; timeZone: string; today: string; holderDocument?: string },
+  input: {
+    connectionId: string;
+    institution: string;
+    timeZone: string;
+    today: string;
+    holderDocument?: string;
+    /** Cards a sync mapped (`mapCard`) as it read them, their entries staged: the snapshot's cards are the rest. */
+    cards?: ImportedCreditCard[];
+  },
 ): MappedSnapshot {
   const skipped: SkippedRecord[] = [...snapshot.skipped];
   const transactions: ImportedTransaction[] = [];
@@ -406,65 +481,13 @@ export function mapSnapshot(
 
   // a card follows the connection's first account, else (a consent of cards only) the context's default one
   const cardAccount = accounts[0]?.external_id;
-  const cards: ImportedCreditCard[] = [];
+  const cards: ImportedCreditCard[] = [...(input.cards ?? [])];
   for (const card of snapshot.cards) {
-    const bills = billPayments(card, skipped);
-    const latestDue = bills
-      .map((bill) => bill.due_date)
-      .sort()
-      .at(-1);
-    cards.push({
-      external_id: card.creditCardAccountId,
-      name: card.name.trim().slice(0, 100) || card.brandName.slice(0, 100),
-      ...(cardAccount ? { account_external_id: cardAccount } : {}),
-      closing_day: closingDayOf(card),
-      due_day: latestDue ? Number(latestDue.slice(8, 10)) : 10,
-      limit: card.limit ? Math.max(0, centsOfOrZero(card.limit.amount)) : 0,
-      available_limit: card.available ? centsOfOrZero(card.available.amount) : null,
-      bills,
-    });
-    const reported = bills.flatMap((bill) => bill.payments);
-    // the card's own line of a payment its bills report is that payment: the bills' payments carry it
-    const paidAlready = (tx: BankCardTransaction) => {
-      const amount = cardCents(tx);
-      const date = bookingDay(tx.transactionDateTime, input.timeZone);
-      return reported.some(
-        (p) => p.amount === amount && Math.abs(daysBetween(p.date, date)) <= BILL_PAYMENT_WINDOW_DAYS,
-      );
-    };
-    // an entry listed twice in one list (or in a bill and the card's list) is one entry; in two bills, two
-    const listed = new Set<string>();
-    const once = (tx: BankCardTransaction, bill: string | null) => {
-      const identity = JSON.stringify([
-        tx.transactionId.trim(),
-        tx.brazilianAmount.amount,
-        tx.transactionDateTime,
-        tx.chargeIdentificator ?? null,
-        tx.transactionName,
-        bill,
-      ]);
-      if (listed.has(identity)) return false;
-      listed.add(identity);
-      return true;
-    };
-    const openDueDate = addMonthsClamped(latestDue ?? input.today, 1);
-    const record = (tx: BankCardTransaction) =>
-      `lançamento ${tx.transactionId.trim()} do cartão ${card.creditCardAccountId}`;
-    const entry = (tx: BankCardTransaction, dueDate: string | null) => () =>
-      isCardPayment(tx) && paidAlready(tx)
-        ? 'pagamento da fatura, já informado nos pagamentos da fatura'
-        : cardTransaction(card.creditCardAccountId, tx, dueDate, openDueDate, input.timeZone);
-    for (const bill of card.bills) {
-      const dueDate = documentDayOrNull(bill.dueDate);
-      const before = transactions.length;
-      for (const tx of bill.transactions) if (once(tx, bill.billId)) keep(record(tx), entry(tx, dueDate));
-      if (dueDate) {
-        for (const charge of financeCharges(card.creditCardAccountId, bill, dueDate, transactions.slice(before)))
-          transactions.push(charge);
-      }
-    }
-    for (const tx of card.open) if (once(tx, null)) keep(record(tx), entry(tx, null));
+    const mapped = mapCard(card, input, skipped);
+    cards.push(mapped.card);
+    transactions.push(...mapped.transactions);
   }
+  if (cardAccount) for (const card of cards) card.account_external_id = cardAccount;
 
   const investments: ImportedInvestment[] = snapshot.investments.flatMap((position) => {
     try {

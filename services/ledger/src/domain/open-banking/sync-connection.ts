@@ -2,6 +2,7 @@ import { addDays, todayUtc } from '@finance/shared/calendar';
 import { now, todayIn } from '@finance/shared/clock';
 import type { CallerContext } from '@finance/shared/context/signed-context';
 import {
+  type ImportedCreditCard,
   type ImportedTransaction,
   importedTransaction,
   type OpenBankingImport,
@@ -26,7 +27,7 @@ import { contextTimeZone } from '../preferences/personal-config.ts';
 import { BankError, type SkippedRecord } from './bank-connector.ts';
 import { ImportRejected, parseStoredPayload, type SyncNotes, withSyncNotes } from './import-payload.ts';
 import { type OpenFinance, PLUGGY } from './open-finance.ts';
-import { mapAccountPage, mapSnapshot } from './open-finance-mapping.ts';
+import { mapAccountPage, mapCard, mapSnapshot } from './open-finance-mapping.ts';
 import { mapPluggySnapshot, mapPluggyTransactions } from './pluggy-mapping.ts';
 import { enqueueImport } from './start-import.ts';
 import { SyncStage } from './sync-stage.ts';
@@ -243,8 +244,10 @@ export async function syncConnection(
       ]),
     );
     const timeZone = await contextTimeZone(em, ctx);
-    // what the account lists leave out, page by page
+    const localToday = todayIn(timeZone);
+    // what the account lists and the cards leave out, as they are read
     const pageSkipped: SkippedRecord[] = [];
+    const readCards: ImportedCreditCard[] = [];
     const snapshot = await openFinance.connector.fetchSnapshot(institution, {
       consentId: connection.consent_id,
       refreshToken,
@@ -252,12 +255,18 @@ export async function syncConnection(
       to: today,
       openSince,
       onAccountEntries: (account, page) => stage.add(mapAccountPage(account, page, timeZone, pageSkipped)),
+      onCardRead: async (card) => {
+        const mapped = mapCard(card, { timeZone, today: localToday }, pageSkipped);
+        readCards.push(mapped.card);
+        await stage.add(mapped.transactions);
+      },
     });
     const mapped = mapSnapshot(snapshot, {
       connectionId: connection.external_id,
       institution: connection.institution,
       timeZone,
-      today: todayIn(timeZone),
+      today: localToday,
+      cards: readCards,
       holderDocument: connection.holder_document ? openFinance.secrets.open(connection.holder_document) : undefined,
     });
     const stale = openFinance.secrets.isStale(connection.refresh_token);
