@@ -481,13 +481,13 @@ export function mapSnapshot(
 
   // a card follows the connection's first account, else (a consent of cards only) the context's default one
   const cardAccount = accounts[0]?.external_id;
-  const cards: ImportedCreditCard[] = [...(input.cards ?? [])];
+  const read: ImportedCreditCard[] = [...(input.cards ?? [])];
   for (const card of snapshot.cards) {
     const mapped = mapCard(card, input, skipped);
-    cards.push(mapped.card);
+    read.push(mapped.card);
     transactions.push(...mapped.transactions);
   }
-  if (cardAccount) for (const card of cards) card.account_external_id = cardAccount;
+  const cards = cardAccount ? read.map((card) => ({ ...card, account_external_id: cardAccount })) : read;
 
   const investments: ImportedInvestment[] = snapshot.investments.flatMap((position) => {
     try {
