@@ -1,12 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
-import { v7 as uuidv7 } from 'uuid';
 import { CONTEXT_ID_GENERATED } from './context-scope.ts';
+import { newId } from './new-id.ts';
 
-/**
- * Time-ordered ids (UUIDv7) keep indexes compact and make id order follow creation order, within a millisecond
- * too (uuid's v7 keeps RFC 9562's counter).
- */
-export const newId = (): string => uuidv7();
+export { newId };
 
 export const BaseSchema = defineEntity({
   name: 'BaseEntity',

@@ -20,6 +20,22 @@ describe('newId (UUIDv7)', () => {
     expect(msOf(ids[ids.length - 1])).toBeLessThanOrEqual(after + 1);
   });
 
+  it('when the system clock steps back, then ids keep counting on the last millisecond and still sort as made', () => {
+    const later = Date.now() + 60_000;
+    const clock = jest.spyOn(Date, 'now');
+    try {
+      clock.mockReturnValue(later);
+      const first = newId();
+      // an NTP correction of a minute back
+      clock.mockReturnValue(later - 60_000);
+      const after = Array.from({ length: 300 }, () => newId());
+      expect(msOf(after[after.length - 1])).toBe(later);
+      expect([first, ...after].findIndex((id, k, all) => k > 0 && id <= all[k - 1])).toBe(-1);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
   it('when ids are made in different milliseconds, then their random parts differ', async () => {
     const seen = new Set<string>();
     for (let k = 0; k < 600; k++) {
