@@ -37,6 +37,8 @@ export interface ScenarioResult extends Figures {
   lag?: { events: number; p50: number; p99: number };
   /** How many times the baseline's throughput (or speed) exceeds the gateway path's: 1 = no overhead. */
   ratio?: number;
+  /** What `cpu` is counted per: a request unless said (an import's entry). */
+  cpuPer?: string;
   /** µs of CPU per request of each process of either side (PostgreSQL and Redis included), and their `total`. */
   cpu?: {
     ours: Record<string, number>;
@@ -70,7 +72,7 @@ export function ratioOf(result: ScenarioResult, base: Figures | undefined = resu
 }
 
 /** `CPU µs per request: ours gateway 190 + ledger 270 + … = 785; baseline … = 300 (2.6×)`. */
-export function cpuLine(cpu: NonNullable<ScenarioResult['cpu']>): string {
+export function cpuLine(cpu: NonNullable<ScenarioResult['cpu']>, per = 'request'): string {
   const side = (sample: Record<string, number>) =>
     `${Object.entries(sample)
       .filter(([name]) => name !== 'total')
@@ -80,7 +82,7 @@ export function cpuLine(cpu: NonNullable<ScenarioResult['cpu']>): string {
     base?.total ? ` (${(cpu.ours.total / base.total).toFixed(1)}×)` : '';
   const more = (name: string, sample: Record<string, number> | undefined) =>
     sample?.total ? `; ${name} ${side(sample)}${ratio(sample)}` : '';
-  return `CPU µs per request: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio(cpu.baseline)}${more('bare topology', cpu.bareTopology)}${more('same bytes', cpu.sameBytes)}${more('same bytes, bare topology', cpu.sameBytesTopology)}`;
+  return `CPU µs per ${per}: ours ${side(cpu.ours)}; baseline ${side(cpu.baseline)}${ratio(cpu.baseline)}${more('bare topology', cpu.bareTopology)}${more('same bytes', cpu.sameBytes)}${more('same bytes, bare topology', cpu.sameBytesTopology)}`;
 }
 
 /** The same against the raw SQL figure, for the reads that have one. */

@@ -268,7 +268,7 @@ function finish(result: ScenarioResult): ScenarioResult {
       sameBytesNote(done);
     log(`- ${done.scenario}: ${figure}${failures}${ratio}`);
     // nothing to read where /proc is missing (not Linux)
-    if (done.cpu?.ours.total) log(`  ${cpuLine(done.cpu)}`);
+    if (done.cpu?.ours.total) log(`  ${cpuLine(done.cpu, done.cpuPer)}`);
   }
   return done;
 }
@@ -505,7 +505,7 @@ async function measure(target: Target, data: BenchData, bare: BaselineServer, re
 
   if (wanted('rule')) results.push(finish(await recategorization(target, data)));
   if (wanted('statement')) {
-    for (const result of await statementImportScenario(person.api, target.databaseUrl, target.rss)) {
+    for (const result of await statementImportScenario(person.api, target.databaseUrl, target.rss, target.cpu.ours)) {
       results.push(finish(result));
     }
   }

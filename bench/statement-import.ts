@@ -4,6 +4,7 @@ import { readStatementFile } from '../services/ledger/src/domain/statements/stat
 import { StatementDecoder } from '../services/ledger/src/domain/statements/statement-text.ts';
 import type { ApiClient } from '../test/support/api-client.ts';
 import { csvFile, type OfxEntry, ofxFile } from '../test/support/statement-files.ts';
+import { addUsage, type CpuProbe, type CpuSample, databaseServers, perRequest } from './cpu.ts';
 import type { ScenarioResult } from './report.ts';
 
 /** Entries of each statement the scenario imports (`BENCH_STATEMENT_ENTRIES`): 60,000 make files of about 10 MiB. */
@@ -42,15 +43,18 @@ interface Sampled {
   result: { created: number; duplicates: number; lines: number };
   /** The highest RSS (MB) of each process while it ran, when the scenario runs on `npm start`. */
   peak: Record<string, number>;
+  /** CPU ms each process used from the POST to the job's end. */
+  used: CpuSample;
 }
 
-/** POSTs a file and follows its job to the end: the answer's time, the whole time, the job's result, RSS peaks. */
+/** POSTs a file and follows its job to the end: the answer's time, the whole time, the job's result, RSS peaks, CPU. */
 async function imported(
   api: ApiClient,
   path: string,
   file: Buffer,
   contentType: string,
   rss?: () => Record<string, number>,
+  cpu: CpuProbe = () => ({}),
 ): Promise<Sampled> {
   const peak: Record<string, number> = {};
   const sample = () => {
@@ -58,6 +62,7 @@ async function imported(
   };
   const timer = setInterval(sample, 250);
   try {
+    const before = cpu();
     const started = performance.now();
     const response = await api.request('POST', path, { rawBody: file, headers: { 'content-type': contentType } });
     const answerMs = performance.now() - started;
@@ -71,19 +76,21 @@ async function imported(
       await new Promise((resolve) => setTimeout(resolve, 50));
       job = (await api.get(`/v1/jobs/${job.id}`)).body;
     }
+    const ms = performance.now() - started;
     sample();
-    return { ms: performance.now() - started, answerMs, status: response.status, result: job.result, peak };
+    const used = addUsage({}, before, cpu());
+    return { ms, answerMs, status: response.status, result: job.result, peak, used };
   } finally {
     clearInterval(timer);
   }
 }
 
-/** The floor: the same rows COPYed into ledger.transactions by a pg client (rolled back). */
+/** The floor: the same rows COPYed into ledger.transactions by a pg client (rolled back), and PostgreSQL's CPU. */
 async function copiedIn(
   databaseUrl: string,
   accountId: string,
   entries: OfxEntry[],
-): Promise<{ ms: number; rows: number }> {
+): Promise<{ ms: number; rows: number; used: CpuSample }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -94,6 +101,7 @@ async function copiedIn(
       return `${crypto.randomUUID()}\t${account.user_id}\t${cents}\t${entry.date}\t${entry.memo}\t${entry.amount.startsWith('-')}\tt\tFIXED\t${accountId}\tcopy-${entry.fitid}\t${now}\t${now}\n`;
     });
     await client.query('begin');
+    const before = databaseServers();
     const started = performance.now();
     const copy = client.query(
       copyFrom(`copy ledger.transactions (id, user_id, amount, date, title, is_expense, paid, type, account_id, external_id,
@@ -104,8 +112,9 @@ async function copiedIn(
     copy.end();
     await done;
     const ms = performance.now() - started;
+    const used = addUsage({}, before, databaseServers());
     await client.query('rollback');
-    return { ms, rows: copy.rowCount ?? entries.length };
+    return { ms, rows: copy.rowCount ?? entries.length, used };
   } finally {
     await client.end();
   }
@@ -142,12 +151,14 @@ const peaks = (peak: Record<string, number>) =>
  * into a new account and followed to its job's end: the POST's answer time (the file stored, its job queued), the
  * entries a second end to end beside a COPY of the same rows (rolled back), the ledger's and the statement-file
  * worker's RSS peaks (on `npm start`), the same file again (recognized, not read) and the same entries in another
- * file (read, every entry a duplicate); and what reading a file costs an entry, both passes, in this process.
+ * file (read, every entry a duplicate); and what reading a file costs an entry, both passes, in this process. With
+ * `cpu` (the pass's processes), each process's CPU an entry of the first import, beside PostgreSQL's a row of the COPY.
  */
 export async function statementImportScenario(
   api: ApiClient,
   databaseUrl: string,
   rss?: () => Record<string, number>,
+  cpu?: CpuProbe,
 ): Promise<ScenarioResult[]> {
   const entries = busyYear(STATEMENT_ENTRIES);
   const count = entries.length.toLocaleString('en-US');
@@ -169,7 +180,7 @@ export async function statementImportScenario(
     if (account.status !== 201) throw new Error(`account: ${account.status}`);
     const path = `/v1/accounts/${account.body.id}/statements?${new URLSearchParams(query)}`;
     const request = `POST ${path.replace(account.body.id, '{id}')} + GET /v1/jobs/{id}`;
-    const first = await imported(api, path, file, type, rss);
+    const first = await imported(api, path, file, type, rss, cpu);
     if (first.result.created !== entries.length)
       throw new Error(`${name}: created ${first.result.created} of ${count}`);
     const again = await imported(api, path, file, type, rss);
@@ -198,6 +209,10 @@ export async function statementImportScenario(
           ms: floor.ms,
           rows: floor.rows,
         },
+        ...(cpu && {
+          cpu: { ours: perRequest(first.used, entries.length), baseline: perRequest(floor.used, floor.rows) },
+        }),
+        cpuPer: 'entry',
       },
       {
         scenario: `The same ${name} file again (0 created, not read again): ${perSecond(entries.length, again.ms)} entries/s`,

@@ -38,6 +38,16 @@ describe('bench: the bare topology beside the baseline', () => {
       'CPU µs per request: ours gateway 300 + ledger 400 + PostgreSQL 500 = 1200; baseline bare server 200 + PostgreSQL 280 = 480 (2.5×); bare topology bare server 200 + relay 170 + PostgreSQL 330 = 700 (1.7×)',
     );
   });
+
+  it("when an import's CPU is counted per entry, then the line says so", () => {
+    const line = cpuLine(
+      { ours: { 'statement files': 90, PostgreSQL: 150, total: 240 }, baseline: { PostgreSQL: 30, total: 30 } },
+      'entry',
+    );
+    expect(line).toBe(
+      'CPU µs per entry: ours statement files 90 + PostgreSQL 150 = 240; baseline PostgreSQL 30 = 30 (8.0×)',
+    );
+  });
 });
 
 describe("bench: the bill against a bare server answering the spec's bytes", () => {
