@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
 import { addDays, addMonthsClamped, type CalendarDate, endOfMonth, startOfMonth } from '@finance/shared/calendar';
 import pg from 'pg';
 import { ApiClient } from '../test/support/api-client.ts';
@@ -40,7 +42,7 @@ const STATS_FLUSH_MS = 11_000;
 
 /** Context tables (with `context_id`) over 10,000 rows scanned whole since the counters were reset. */
 async function wholeScansOfLargeTables(databaseUrl: string) {
-  await new Promise((resolve) => setTimeout(resolve, STATS_FLUSH_MS));
+  await setTimeout(STATS_FLUSH_MS);
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -115,6 +117,31 @@ async function seedTemplate(
   return owner.userId;
 }
 
+/**
+ * The database at rest before a phase is measured: every table vacuumed and analyzed now (autovacuum would otherwise
+ * do it while the reads run), its dirty pages written by a checkpoint now (not spread over the reads) and the
+ * kernel's writeback done.
+ */
+async function quiet(db: pg.ClientBase, log: (line: string) => void) {
+  await db.query('vacuum (analyze)');
+  await db.query('checkpoint');
+  await writesSettled(log);
+}
+
+/** Waits (at most two minutes) until the kernel holds under 32 MB of file pages not yet on disk. */
+async function writesSettled(log: (line: string) => void) {
+  const pending = () => {
+    const meminfo = readFileSync('/proc/meminfo', 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(meminfo)?.[1] ?? 0);
+    return (kb('Dirty') + kb('Writeback')) / 1024;
+  };
+  const started = performance.now();
+  while (pending() >= 32 && performance.now() - started < 120_000) await setTimeout(1000);
+  log(
+    `Many tenants: writes settled in ${((performance.now() - started) / 1000).toFixed(0)} s (${pending().toFixed(0)} MB pending).`,
+  );
+}
+
 /** Every read route of a context, driven for `seconds` each: p50, rate and failures. */
 async function readFigures(url: string, api: ApiClient, routes: ReadRoute[], options: TenantsOptions) {
   const figures = new Map<string, { p50: number; rps: number; non2xx: number }>();
@@ -168,6 +195,13 @@ export async function manyTenants(
     plans.push({ name, api, routes });
   }
   log(`Many tenants: ${plans.reduce((n, plan) => n + plan.routes.length, 0)} reads, alone first.`);
+  const before = new pg.Client({ connectionString: databaseUrl });
+  await before.connect();
+  try {
+    await quiet(before, log);
+  } finally {
+    await before.end();
+  }
   const alone = new Map(plans.map((plan) => [plan.name, new Map()]));
   for (const plan of plans) alone.set(plan.name, await readFigures(url, plan.api, plan.routes, options));
 
@@ -183,8 +217,7 @@ export async function manyTenants(
   let otherRows: Record<string, number>;
   try {
     otherRows = (await cloneContext(db, templateKey, options.contexts - 1)).rows;
-    await db.query('vacuum (analyze) ledger.transactions');
-    await db.query('analyze');
+    await quiet(db, log);
     // what the reads among the others scan from here on (the statistics of this database only)
     await db.query('select pg_stat_reset()');
   } finally {

@@ -119,6 +119,19 @@ export interface CloneResult {
  * bills). The other contexts a test or the bench needs, at the cost of one statement per table.
  */
 export async function cloneContext(db: pg.ClientBase, sourceKey: string, copies: number): Promise<CloneResult> {
+  // one transaction: a running service's job (a bill's rollover) never sees a copy half made
+  await db.query('begin');
+  try {
+    const result = await cloneRows(db, sourceKey, copies);
+    await db.query('commit');
+    return result;
+  } catch (err) {
+    await db.query('rollback');
+    throw err;
+  }
+}
+
+async function cloneRows(db: pg.ClientBase, sourceKey: string, copies: number): Promise<CloneResult> {
   const started = performance.now();
   const tables = await contextTables(db);
   await db.query('create temporary table if not exists clone_ids (id uuid primary key)');
