@@ -195,27 +195,22 @@ export async function manyTenants(
     plans.push({ name, api, routes });
   }
   log(`Many tenants: ${plans.reduce((n, plan) => n + plan.routes.length, 0)} reads, alone first.`);
-  const before = new pg.Client({ connectionString: databaseUrl });
-  await before.connect();
-  try {
-    await quiet(before, log);
-  } finally {
-    await before.end();
-  }
   const alone = new Map(plans.map((plan) => [plan.name, new Map()]));
-  for (const plan of plans) alone.set(plan.name, await readFigures(url, plan.api, plan.routes, options));
-
-  const seedStarted = performance.now();
-  const templateKey = await seedTemplate(
-    databaseUrl,
-    { userId: template.userId, api: new ApiClient(url, template.key) },
-    options.transactionsEach,
-    data.today,
-  );
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   let otherRows: Record<string, number>;
+  let seedStarted: number;
   try {
+    await quiet(db, log);
+    for (const plan of plans) alone.set(plan.name, await readFigures(url, plan.api, plan.routes, options));
+
+    seedStarted = performance.now();
+    const templateKey = await seedTemplate(
+      databaseUrl,
+      { userId: template.userId, api: new ApiClient(url, template.key) },
+      options.transactionsEach,
+      data.today,
+    );
     otherRows = (await cloneContext(db, templateKey, options.contexts - 1)).rows;
     await quiet(db, log);
     // what the reads among the others scan from here on (the statistics of this database only)
