@@ -17,14 +17,32 @@ export interface TenantsOptions {
   transactionsEach: number;
   connections: number;
   seconds: number;
+  /** Windows of each read on each side, alternating (alone first, then the other side first, and so on). */
+  rounds: number;
 }
+
+/** A gateway (`npm start`) and the database behind it. */
+export interface TenantsSide {
+  url: string;
+  databaseUrl: string;
+}
+
+/** What each context reads: its key and its routes, whose ids both databases hold (one is a file copy of the other). */
+export interface TenantsPlan {
+  name: 'personal' | 'company';
+  api: ApiClient;
+  routes: ReadRoute[];
+}
+
+/** A read's figures on one side. */
+type Figure = { p50: number; rps: number; non2xx: number };
 
 export interface TenantRead {
   context: 'personal' | 'company';
   route: string;
   path: string;
-  alone: { p50: number; rps: number; non2xx: number };
-  crowded: { p50: number; rps: number; non2xx: number };
+  alone: Figure;
+  crowded: Figure;
   ratio: number;
 }
 
@@ -128,6 +146,41 @@ async function quiet(db: pg.ClientBase, log: (line: string) => void) {
   await writesSettled(log);
 }
 
+/** The twin database vacuumed and analyzed as the bench's is by `quiet`, so both sides are read at rest. */
+async function vacuumed(databaseUrl: string) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('vacuum (analyze)');
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * A twin of the bench's database, `<name>_alone`: a file copy (its tables and indexes page for page, bloat
+ * included), made while no session holds the bench's database (PostgreSQL requires it of a template).
+ */
+export async function twinDatabase(databaseUrl: string): Promise<string> {
+  const source = new URL(databaseUrl);
+  const name = source.pathname.slice(1);
+  const twin = new URL(databaseUrl);
+  twin.pathname = `/${name}_alone`;
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  const db = new pg.Client({ connectionString: admin.toString() });
+  await db.connect();
+  try {
+    // the bench's own pools left idle by the passes before
+    await db.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    await db.query(`drop database if exists "${name}_alone"`);
+    await db.query(`create database "${name}_alone" template "${name}" strategy file_copy`);
+  } finally {
+    await db.end();
+  }
+  return twin.toString();
+}
+
 /** Waits (at most two minutes) until the kernel holds under 32 MB of file pages not yet on disk. */
 async function writesSettled(log: (line: string) => void) {
   const pending = () => {
@@ -142,44 +195,42 @@ async function writesSettled(log: (line: string) => void) {
   );
 }
 
-/** Every read route of a context, driven for `seconds` each: p50, rate and failures. */
-async function readFigures(url: string, api: ApiClient, routes: ReadRoute[], options: TenantsOptions) {
-  const figures = new Map<string, { p50: number; rps: number; non2xx: number }>();
-  for (const { route, path } of routes) {
-    const result = await drive({
-      url: `${url}${path}`,
-      method: 'GET',
-      headers: { authorization: api.authorization() as string },
-      connections: options.connections,
-      warmup: 1,
-      seconds: options.seconds,
-    });
-    figures.set(route, { p50: result.p50, rps: result.rps, non2xx: result.non2xx + result.errors });
-  }
-  return figures;
+/** One read driven for `seconds` on one side: p50, rate and failures. */
+async function readWindow(url: string, api: ApiClient, path: string, options: TenantsOptions): Promise<Figure> {
+  const result = await drive({
+    url: `${url}${path}`,
+    method: 'GET',
+    headers: { authorization: api.authorization() as string },
+    connections: options.connections,
+    warmup: 1,
+    seconds: options.seconds,
+  });
+  return { p50: result.p50, rps: result.rps, non2xx: result.non2xx + result.errors };
+}
+
+/** Windows' mean p50 and rate, their failures summed (a window without an answer has no p50 and counts none). */
+function combined(windows: Figure[]): Figure {
+  const answered = windows.filter((figure) => figure.p50 > 0);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(values.length, 1);
+  return {
+    p50: Math.round(mean(answered.map((figure) => figure.p50)) * 10) / 10,
+    rps: Math.round(mean(windows.map((figure) => figure.rps)) * 10) / 10,
+    non2xx: windows.reduce((sum, figure) => sum + figure.non2xx, 0),
+  };
 }
 
 /**
- * Many tenants: every read route of the bench's person (and the business routes of its company) measured with
- * the bench's contexts alone, then again after `contexts` other contexts of `transactionsEach` entries each are
- * added (copies of `template`, a user seeded through the API); each read's p50 beside its ratio. Runs last: the
- * other contexts stay in the database.
+ * The contexts made and their reads planned on the bench's database, before its twin is made from it: the
+ * records each read route names (a saved preference, a goal, a rule, ...), made once, so both databases hold them.
  */
-export async function manyTenants(
-  target: { url: string; databaseUrl: string },
-  data: BenchData,
-  template: Tenant,
-  options: TenantsOptions,
-  log: (line: string) => void,
-): Promise<TenantsResult> {
-  const { url, databaseUrl } = target;
+export async function tenantsPlans(url: string, data: BenchData): Promise<TenantsPlan[]> {
   const month = addMonthsClamped(startOfMonth(data.today), -2);
   const dates: ReadDates = { start: data.start, today: data.today, monthStart: month, monthEnd: endOfMonth(month) };
   const contexts = [
     { name: 'personal' as const, seeded: data.personal, company: false },
     { name: 'company' as const, seeded: data.company, company: true },
   ];
-  const plans = [];
+  const plans: TenantsPlan[] = [];
   for (const { name, seeded, company } of contexts) {
     const api = new ApiClient(url, seeded.api.key);
     const ids = await createReadRecords(
@@ -194,24 +245,38 @@ export async function manyTenants(
     );
     plans.push({ name, api, routes });
   }
-  log(`Many tenants: ${plans.reduce((n, plan) => n + plan.routes.length, 0)} reads, alone first.`);
-  const alone = new Map(plans.map((plan) => [plan.name, new Map()]));
-  const db = new pg.Client({ connectionString: databaseUrl });
+  return plans;
+}
+
+/**
+ * Many tenants: every read route of the bench's person (and the business routes of its company) on two stacks at
+ * once: `alone` on a twin of the bench's database (a file copy made before the others are added), `crowded` on the
+ * bench's database after `contexts` other contexts of `transactionsEach` entries each are added (copies of
+ * `template`, a user seeded through the API). Each read alternates windows of the two sides, so both are measured
+ * in the same minutes on the same machine; each read's p50 beside its ratio.
+ */
+export async function manyTenants(
+  sides: { alone: TenantsSide; crowded: TenantsSide },
+  plans: TenantsPlan[],
+  data: BenchData,
+  template: Tenant,
+  options: TenantsOptions,
+  log: (line: string) => void,
+): Promise<TenantsResult> {
+  const { alone, crowded } = sides;
+  const db = new pg.Client({ connectionString: crowded.databaseUrl });
   await db.connect();
   let otherRows: Record<string, number>;
-  let seedStarted: number;
+  const seedStarted = performance.now();
   try {
-    await quiet(db, log);
-    for (const plan of plans) alone.set(plan.name, await readFigures(url, plan.api, plan.routes, options));
-
-    seedStarted = performance.now();
     const templateKey = await seedTemplate(
-      databaseUrl,
-      { userId: template.userId, api: new ApiClient(url, template.key) },
+      crowded.databaseUrl,
+      { userId: template.userId, api: new ApiClient(crowded.url, template.key) },
       options.transactionsEach,
       data.today,
     );
     otherRows = (await cloneContext(db, templateKey, options.contexts - 1)).rows;
+    await vacuumed(alone.databaseUrl);
     await quiet(db, log);
     // what the reads among the others scan from here on (the statistics of this database only)
     await db.query('select pg_stat_reset()');
@@ -221,15 +286,19 @@ export async function manyTenants(
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   log(
     `Many tenants: ${options.contexts.toLocaleString('en-US')} other contexts added in ${seedSeconds.toFixed(0)} s ` +
-      `(${(otherRows['ledger.transactions'] + options.transactionsEach).toLocaleString('en-US')} transactions); measuring again.`,
+      `(${(otherRows['ledger.transactions'] + options.transactionsEach).toLocaleString('en-US')} transactions); ` +
+      `${plans.reduce((n, plan) => n + plan.routes.length, 0)} reads, alone and among them in alternating windows.`,
   );
   const reads: TenantRead[] = [];
   for (const plan of plans) {
-    const crowded = await readFigures(url, plan.api, plan.routes, options);
     for (const { route, path } of plan.routes) {
-      const before = alone.get(plan.name)?.get(route);
-      const after = crowded.get(route);
-      if (!before || !after) continue;
+      const windows: Record<'alone' | 'crowded', Figure[]> = { alone: [], crowded: [] };
+      for (let round = 0; round < options.rounds; round++) {
+        const order = round % 2 === 0 ? (['alone', 'crowded'] as const) : (['crowded', 'alone'] as const);
+        for (const side of order) windows[side].push(await readWindow(sides[side].url, plan.api, path, options));
+      }
+      const before = combined(windows.alone);
+      const after = combined(windows.crowded);
       reads.push({
         context: plan.name,
         route,
@@ -240,7 +309,7 @@ export async function manyTenants(
       });
     }
   }
-  const wholeScans = await wholeScansOfLargeTables(databaseUrl);
+  const wholeScans = await wholeScansOfLargeTables(crowded.databaseUrl);
   log(
     `Many tenants: context tables over 10,000 rows scanned whole while measured: ${
       wholeScans.map((scan) => `${scan.table} (${scan.scans} scans of ${scan.rows} rows)`).join(', ') || 'none'

@@ -11,7 +11,14 @@ import { type BaselineServer, startBaselineServer } from './baseline-server.ts';
 import { addUsage, type CpuProbe, type CpuSample, perRequest, probeOf } from './cpu.ts';
 import type { DriveOptions, DriveResult } from './drive.ts';
 import { drive } from './load.ts';
-import { manyTenants, type TenantsOptions, tenantsTable } from './many-tenants.ts';
+import {
+  manyTenants,
+  type TenantsOptions,
+  type TenantsPlan,
+  tenantsPlans,
+  tenantsTable,
+  twinDatabase,
+} from './many-tenants.ts';
 import {
   billRecordsStatements,
   billStatements,
@@ -95,6 +102,7 @@ const TENANTS: TenantsOptions = {
   transactionsEach: countSetting('BENCH_TENANT_TRANSACTIONS', 5000),
   connections: CONNECTIONS,
   seconds: countSetting('BENCH_TENANT_SECONDS', 4),
+  rounds: ROUNDS,
 };
 
 /** What the bill's second floor is: the contract's bytes, written by PostgreSQL, answered by bare express + pg. */
@@ -620,14 +628,51 @@ const rssLine = (figures: Record<string, number>) =>
     .map(([name, mb]) => `${name} ${mb}`)
     .join(', ')} (total ${Object.values(figures).reduce((sum, mb) => sum + mb, 0)})`;
 
-/** Many tenants, last: every read of the bench's contexts alone, then among `TENANTS.contexts` others. */
-async function tenantsScenario(url: string, databaseUrl: string, data: BenchData, template: Tenant) {
+/** What `npm start` needs to serve the bench's database with its keys and queues. */
+const topologyEnv = (stack: TestStack, databaseUrl = stack.databaseUrl, queuePrefix = stack.env.QUEUE_PREFIX) => ({
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: stack.env.REDIS_URL,
+  QUEUE_PREFIX: queuePrefix,
+  KEY_PEPPER: stack.pepper,
+  RATE_LIMIT_MAX: '1000000000',
+});
+
+/**
+ * Many tenants, last, once no stack holds the bench's database: its twin made, two `npm start` stacks, one on the
+ * twin (its own queues) and one on the bench's database, where `TENANTS.contexts` others are added; every read of
+ * the bench's contexts on both, window by window.
+ */
+async function tenantsScenario(stack: TestStack, plans: TenantsPlan[], data: BenchData, template: Tenant) {
   log('');
-  const tenants = await manyTenants({ url, databaseUrl }, data, template, TENANTS, log);
-  const output = tenantsTable(tenants);
-  log('');
-  log(output);
-  return { ...tenants, table: output };
+  const twinUrl = await twinDatabase(stack.databaseUrl);
+  const alonePrefix = `${stack.env.QUEUE_PREFIX.slice(0, 26)}-alone`;
+  const started: Topology[] = [];
+  try {
+    const crowded = await startTopology(topologyEnv(stack));
+    started.push(crowded);
+    const alone = await startTopology(topologyEnv(stack, twinUrl, alonePrefix));
+    started.push(alone);
+    log(`Many tenants: the bench's database and its twin, each behind its own npm start.`);
+    const tenants = await manyTenants(
+      {
+        alone: { url: alone.url, databaseUrl: twinUrl },
+        crowded: { url: crowded.url, databaseUrl: stack.databaseUrl },
+      },
+      plans,
+      data,
+      template,
+      TENANTS,
+      log,
+    );
+    const output = tenantsTable(tenants);
+    log('');
+    log(output);
+    return { ...tenants, table: output };
+  } finally {
+    for (const topology of started) await topology.stop();
+    await dropDatabase(twinUrl);
+    await deleteRedisKeys(stack.env.REDIS_URL, `${alonePrefix}:*`).catch(() => undefined);
+  }
 }
 
 /** The second pass: the same database and keys behind `npm start`, with each process's memory; many tenants last. */
@@ -637,16 +682,7 @@ async function topologyPass(
   template: Tenant | null,
   bankKey: KeyCredentials | null,
 ) {
-  const topology: Topology = await startTopology(
-    {
-      DATABASE_URL: stack.databaseUrl,
-      REDIS_URL: stack.env.REDIS_URL,
-      QUEUE_PREFIX: stack.env.QUEUE_PREFIX,
-      KEY_PEPPER: stack.pepper,
-      RATE_LIMIT_MAX: '1000000000',
-    },
-    { sandbox: bankKey !== null },
-  );
+  const topology: Topology = await startTopology(topologyEnv(stack), { sandbox: bankKey !== null });
   try {
     // a few seconds to settle (workers connect, first schedulers run) before reading memory at rest
     await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -670,15 +706,14 @@ async function topologyPass(
     const { result, peak } = await peakRss(topology, () => scenarios(target, retarget(data, topology.url)));
     const afterPss = topology.pss();
     log(`RSS peak under load (MB): ${JSON.stringify(peak)}; PSS after the load: ${JSON.stringify(afterPss)}`);
-    const tenants = template
-      ? await tenantsScenario(topology.url, stack.databaseUrl, retarget(data, topology.url), template)
-      : null;
+    // the records the many tenants' reads name, made while a gateway serves the bench's database
+    const plans = template ? await tenantsPlans(topology.url, retarget(data, topology.url)) : null;
     return {
       results: result,
       rss: { rest, peak },
       pss: { rest: restPss, after_load: afterPss },
       stackFloor: floor,
-      tenants,
+      plans,
     };
   } finally {
     await topology.stop();
@@ -792,16 +827,18 @@ try {
   // the template of the many other contexts: its user and key made while the in-process gateway runs
   const template = wanted('tenants') ? await stack.tenant() : null;
   let tenants: Awaited<ReturnType<typeof tenantsScenario>> | null = null;
-  if (!TOPOLOGY && template) tenants = await tenantsScenario(stack.url, stack.databaseUrl, data, template);
-  if (TOPOLOGY) {
-    // the in-process services leave the queues and the database (kept) to the four processes of npm start
+  let plans = !TOPOLOGY && template ? await tenantsPlans(stack.url, data) : null;
+  // the in-process services leave the queues and the database (kept) to the processes of npm start
+  if (TOPOLOGY || plans) {
     process.env.TEST_RUN_ID ??= 'bench';
     await stack.stop();
     stopped = true;
+  }
+  if (TOPOLOGY) {
     log('');
     log(`Pass 2: ${TOPOLOGY_MODE}.`);
     topology = await topologyPass(stack, data, template, bankKeys?.[1] ?? null);
-    tenants = topology.tenants;
+    plans = topology.plans;
     topologyOutput = [table(topology.results), sameBytesTable(topology.results)].filter(Boolean).join('\n\n');
     log('');
     log(topologyOutput);
@@ -810,6 +847,7 @@ try {
     log(`PSS MB at rest: ${rssLine(topology.pss.rest)}; after the load: ${rssLine(topology.pss.after_load)}.`);
     log(`${FLOOR_NAME}: RSS ${topology.stackFloor.rss} MB, PSS ${topology.stackFloor.pss} MB at rest.`);
   }
+  if (plans && template) tenants = await tenantsScenario(stack, plans, data, template);
   const totalSeconds = (performance.now() - began) / 1000;
   log('');
   log(`Done in ${totalSeconds.toFixed(0)} s; figures in ${RESULTS}.`);
