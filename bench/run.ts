@@ -102,7 +102,7 @@ const TENANTS: TenantsOptions = {
   transactionsEach: countSetting('BENCH_TENANT_TRANSACTIONS', 5000),
   connections: CONNECTIONS,
   seconds: countSetting('BENCH_TENANT_SECONDS', 4),
-  rounds: ROUNDS,
+  rounds: countSetting('BENCH_TENANT_ROUNDS', 3),
 };
 
 /** What the bill's second floor is: the contract's bytes, written by PostgreSQL, answered by bare express + pg. */
