@@ -27,11 +27,14 @@ const SUITES = '{services,shared,clients,test}';
 // Suites whose outcome depends on the day they run (they seed dates from the running clock, or read "today"):
 // besides today, `npm run test:edge-days` (in .ci/run) runs them with the clock started on each of EDGE_DAYS
 // (docs/contributing.md, "Dates in tests"). A suite that derives its dates from the clock joins this list; one
-// that fixes its clock (`stack.setNow`) for what it asserts needs not. 2.5-3.5 minutes on 2 idle cores.
+// that fixes its clock (`stack.setNow`) for what it asserts needs not. 2.5-3.5 minutes on 2 idle cores (seven suites, five days).
 const DATE_SENSITIVE = [
   'services/insights/test/reports.test.ts',
   'services/ledger/test/imports/open-finance-connect.test.ts',
+  'services/ledger/test/imports/open-finance-picture.test.ts',
+  'services/ledger/test/imports/open-finance-sync.test.ts',
   'services/ledger/test/transactions/recurrence-horizon.test.ts',
+  'test/tooling/open-finance-sandbox-schemas.test.ts',
 ];
 // a 1st, a 4th, the last day of a month late at night (the next day in UTC), 31 December 23:30 in São Paulo, 29 February
 const EDGE_DAYS = [

@@ -22,6 +22,13 @@ interface Authorised {
 
 const FAPI_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** An entry's day, zero-padded (institutions send `2024-3-5T…` too), to compare with a window's days. */
+const dayOf = (dateTime: string) =>
+  dateTime
+    .slice(0, dateTime.indexOf('T'))
+    .split('-')
+    .map((part, i) => (i === 0 ? part : part.padStart(2, '0')))
+    .join('-');
 const authorisedOf = (res: Response) => res.locals.authorised as Authorised;
 
 /** Every FAPI call carries `x-fapi-interaction-id` (a UUID), echoed on the answer. */
@@ -164,7 +171,7 @@ function accountsRouter(deps: ApiDeps): Router {
     if (!range) return;
     const direction = req.query.creditDebitIndicator;
     const rows = account.transactions.filter((tx) => {
-      const day = tx.transactionDateTime.slice(0, 10);
+      const day = dayOf(tx.transactionDateTime);
       return day >= range.from && day <= range.to && (direction === undefined || tx.creditDebitType === direction);
     });
     sendPage(req, res, deps.base, rows, { totals: false });
@@ -261,7 +268,7 @@ function creditCardsRouter(deps: ApiDeps): Router {
     const range = window(req, res, ['fromTransactionDate', 'toTransactionDate'], deps.today(), limits);
     if (!range) return;
     const rows = [...card.bills.flatMap((bill) => bill.transactions), ...card.open].filter((tx) => {
-      const day = tx.transactionDateTime.slice(0, 10);
+      const day = dayOf(tx.transactionDateTime);
       return day >= range.from && day <= range.to;
     });
     sendPage(req, res, deps.base, rows);

@@ -1,11 +1,11 @@
-import { addMonthsClamped, endOfMonth, startOfMonth } from '@finance/shared/calendar';
+import { addMonthsClamped, endOfMonth, startOfMonth, todayUtc } from '@finance/shared/calendar';
 import { buildCustomers, CARLA_CPF } from '../../../../sandbox/src/customers.ts';
 import { amountOf } from '../../../../sandbox/src/money.ts';
 import { ANA_CPF, connectSandbox, syncedImport } from '../../../../test/support/sandbox-bank.ts';
 import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 
 /** The sandbox's data, built around one fixed day so the bank's truth here and the sandbox's are the same. */
-const TODAY = new Date().toISOString().slice(0, 10);
+const TODAY = todayUtc();
 const cents = (money: { amount: string | number }) => Math.round(Number(money.amount) * 100);
 const utcDay = (dateTime: string) => dateTime.slice(0, 10);
 

@@ -1,4 +1,4 @@
-import { addDays } from '@finance/shared/calendar';
+import { addDays, todayUtc } from '@finance/shared/calendar';
 import type { ImportedTransaction } from '@finance/shared/contracts/ledger/open-banking';
 import { QUEUES } from '@finance/shared/queue/catalogue';
 import fc from 'fast-check';
@@ -7,7 +7,7 @@ import { type Tenant, TestStack } from '../../../../test/support/stack.ts';
 import { waitFor } from '../../../../test/support/wait-for.ts';
 import { dropStage, SyncStage, stagedBatches } from '../../src/domain/open-banking/sync-stage.ts';
 
-const TODAY = new Date().toISOString().slice(0, 10);
+const TODAY = todayUtc();
 const at = (day: string) => `${day}T15:00:00.000Z`;
 const brl = (amount: string) => ({ amount, currency: 'BRL' });
 const entry = (id: string, day: string, fields: Record<string, unknown> = {}) => ({
