@@ -172,6 +172,8 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
         logger: ledger.logger,
       });
       while ((await relay.relayOnce()) > 0);
+      // a vacuum would take the entries away instead of a claim marking them
+      await stack.sql('alter table ledger.outbox_events set (autovacuum_enabled = false)');
       // rows relayed since the last vacuum: each leaves an entry of its unpublished version in the pending index
       await stack.sql(
         `insert into ledger.outbox_events (id, type, payload)
@@ -190,8 +192,9 @@ describe('account.created travels through the outbox to its BullMQ consumer', ()
         )[0].n;
       const before = await markedDead();
       // an entry is marked once no open snapshot can still see its row (another backend's may, for a moment)
-      await waitFor(async () => (await relay.relayOnce()) === 0 && (await markedDead()) - before >= 3000, 5000);
+      await waitFor(async () => (await relay.relayOnce()) === 0 && (await markedDead()) - before >= 3000, 30_000);
     } finally {
+      await stack.sql('alter table ledger.outbox_events reset (autovacuum_enabled)');
       ledger.outbox?.start();
     }
   });
